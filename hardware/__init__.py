@@ -1,0 +1,1 @@
+"""Camera backends and GPIO devices. Imports neither companion nor web."""

@@ -1,0 +1,1 @@
+"""Vision: pure functions on numpy arrays (tags, geometry, cards, dice, motion, synthetic scenes)."""
