@@ -17,8 +17,10 @@ from concurrent.futures import Future
 from typing import Any, Callable
 
 from companion.config import Config
-from companion.errors import CompanionError, IllegalMove, UnknownSession
+from companion import referees
+from companion.errors import CompanionError, IllegalMove, InvalidMove, UnknownSession
 from companion.eventlog import Event, EventLog
+from companion.liveview import LiveView
 from companion.session import Session
 
 _log = logging.getLogger(__name__)
@@ -48,6 +50,10 @@ class Runtime:
         self._unsubscribe: Callable[[], None] | None = None
         self.heartbeat = clock()
         self.session: Session | None = None
+        self.referee: referees.Referee | None = None
+        self.last_observation: Any = None
+        # The camera pipeline publishes pictures here; the dashboard's live view reads them.
+        self.live_view = LiveView()
         active = log.get_setting(ACTIVE_SESSION)
         if active:
             try:
@@ -196,6 +202,32 @@ class Runtime:
 
         return self.call(resolve)
 
+    def observe(self, observation: Any) -> Future:
+        """Hand a stable observation of the table (cards or dice) to the game's referee.
+
+        Returns the future of the verdicts. Called from the camera pipeline's thread.
+        """
+        return self.submit(self._observe, observation)
+
+    def _observe(self, observation: Any) -> list:
+        self.last_observation = observation
+        session, referee = self.session, self.referee
+        if session is None or referee is None:
+            return []
+        verdicts = referee.observe(session, observation)
+        for verdict in verdicts:
+            payload = dict(verdict.payload)
+            if isinstance(verdict, referees.Apply):
+                try:
+                    session.apply(verdict.move, source="camera", payload=payload)
+                except (IllegalMove, InvalidMove) as exc:
+                    # The engine has the last word: a refused reading waits for a person.
+                    session.note(ALERT, f"the camera saw '{verdict.move}', but {exc}", source="camera",
+                                 payload={**payload, "move": verdict.move})
+            else:
+                session.note(ALERT, verdict.text, source="camera", payload={**payload, "move": verdict.move})
+        return verdicts
+
     def pending_alerts(self) -> list[dict]:
         session = self.session
         if session is None:
@@ -220,6 +252,7 @@ class Runtime:
         if self._unsubscribe:
             self._unsubscribe()
         self.session = session
+        self.referee = referees.for_game(session.game, config=self.config)
         self._unsubscribe = session.subscribe(self._on_event)
         for observer in list(self._observers):
             self._notify(observer, session, None)

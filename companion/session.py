@@ -186,18 +186,21 @@ class Session:
 
     # -- changes ----------------------------------------------------------------
 
-    def apply(self, move: Any, *, source: str, event_id: str | None = None) -> Event:
+    def apply(self, move: Any, *, source: str, event_id: str | None = None, payload: dict | None = None) -> Event:
         """Validate ``move`` (text or object), append it durably, then publish it.
 
         Raises InvalidMove or IllegalMove, and then nothing is written. A known
-        ``event_id`` is a no-op that returns the stored event.
+        ``event_id`` is a no-op that returns the stored event. ``payload`` keeps the
+        evidence with the move (what the camera saw, with what confidence).
         """
         with self._lock:
             if event_id and (known := self.log.event(event_id)) is not None:
                 return known
             move = self.parse(move)
             after = self.rules.apply(self.state, move)  # validates; raises IllegalMove with the reason
-            event = self.log.append(self.session_id, MOVE, move.to_text(), source=source, event_id=event_id)
+            event = self.log.append(
+                self.session_id, MOVE, move.to_text(), source=source, event_id=event_id, payload=payload
+            )
             played = Played(event.event_id, move, source, event.time, after)
             self._replay = Replay(after, self._replay.played + (played,), ())
         self._publish(event)

@@ -1,0 +1,63 @@
+"""Is the table still? Frame differences on a small grey copy of the working image."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Differences are measured on an image this wide: cheap on a Pi and blind to sensor noise.
+PROBE_WIDTH = 160
+
+
+def probe(image: np.ndarray, width: int = PROBE_WIDTH) -> np.ndarray:
+    """A small, blurred grey copy of ``image`` for motion checks."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    height = max(1, round(grey.shape[0] * width / grey.shape[1]))
+    small = cv2.resize(grey, (width, height), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (5, 5), 0)
+
+
+def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18) -> float:
+    """Share of probe pixels whose brightness moved by more than ``threshold`` grey levels."""
+    if a.shape != b.shape:
+        return 1.0
+    return float(np.count_nonzero(cv2.absdiff(a, b) > threshold)) / a.size
+
+
+@dataclass
+class Stillness:
+    """Tracks motion frame to frame: ``still`` after ``still_frames`` quiet frames in a row.
+
+    ``moved_since_still`` tells a roll detector that something happened since the
+    table last settled (dice were thrown).
+    """
+
+    still_frames: int = 3
+    threshold: float = 0.002
+
+    def __post_init__(self):
+        self._last: np.ndarray | None = None
+        self.quiet = 0
+        self.moved_since_still = False
+
+    def update(self, image: np.ndarray) -> bool:
+        """Feed the next working image; True while the table is still."""
+        current = probe(image)
+        if self._last is None or changed_fraction(self._last, current) > self.threshold:
+            if self._last is not None:
+                self.moved_since_still = True
+            self.quiet = 0
+        else:
+            self.quiet += 1
+        self._last = current
+        return self.still
+
+    @property
+    def still(self) -> bool:
+        return self.quiet >= self.still_frames
+
+    def settled(self) -> None:
+        """The caller has used the still picture; wait for the next motion."""
+        self.moved_since_still = False
