@@ -11,6 +11,7 @@ from companion.errors import IllegalMove, SetupError
 from companion.games import Outcome, check_players, int_option, unknown_options
 
 from .moves import Bank, Move, Roll, Steal
+from .odds import odds_json
 from .state import DRAGON_FACES, SPECIAL_FACES, Dice, State, data, face_name, sort_faces
 
 NAME = "fandooble"
@@ -251,6 +252,7 @@ def to_json(state: State) -> dict:
         "over": state.over,
         "winners": list(result.winners) if result else [],
         "faces": state.dice.to_json(),
+        "odds": odds_json(state),
     }
 
 
