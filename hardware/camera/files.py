@@ -1,0 +1,107 @@
+"""Replays a folder of images or a video file as if a camera were looking at the table."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+import cv2
+import numpy as np
+
+from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame
+from hardware.camera.usb import shrink
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+class FileCamera(Camera):
+    """Pictures from ``path``: a folder of images (in name order) or a video.
+
+    :param fps: pace of delivery; 0 delivers as fast as they are read (tests).
+    :param loop: start again at the end; otherwise ``read()`` raises CameraError there.
+    :param work_width: the working image is scaled down to this width; ``full()`` is the file itself.
+    """
+
+    name = "file"
+
+    def __init__(self, path: str | Path, *, fps: float = 10.0, loop: bool = True, work_width: int | None = None):
+        self.path = Path(path)
+        self.fps = fps
+        self.loop = loop
+        self.work_width = work_width
+        self._images: list[Path] = []
+        self._video = None
+        self._index = 0
+        self._number = 0
+        self._next_due = 0.0
+        self._stopped = threading.Event()
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> "FileCamera":
+        if not settings.get("file_path"):
+            raise CameraUnavailable("the file camera needs [camera] file_path: a folder of images or a video")
+        return cls(settings["file_path"], fps=settings.get("fps", 10.0), work_width=settings.get("work_width"))
+
+    def start(self) -> None:
+        self._stopped.clear()
+        if self.path.is_dir():
+            self._images = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not self._images:
+                raise CameraUnavailable(f"{self.path} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+        elif self.path.is_file():
+            video = cv2.VideoCapture(str(self.path))
+            if not video.isOpened():
+                video.release()
+                raise CameraUnavailable(f"{self.path} is neither an image folder nor a video OpenCV can read")
+            self._video = video
+        else:
+            raise CameraUnavailable(f"{self.path} does not exist")
+        self._index = 0
+        self._next_due = time.monotonic()
+
+    def _next_image(self) -> np.ndarray:
+        if self._video is not None:
+            ok, image = self._video.read()
+            if not ok and self.loop and self._index > 0:
+                self._video.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                self._index = 0
+                ok, image = self._video.read()
+            if not ok:
+                raise CameraError(f"the video {self.path.name} has no more frames")
+            self._index += 1
+            return image
+        if self._index >= len(self._images):
+            if not self.loop:
+                raise CameraError(f"all {len(self._images)} images of {self.path} were shown")
+            self._index = 0
+        path = self._images[self._index]
+        self._index += 1
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise CameraError(f"{path} cannot be read as an image")
+        return image
+
+    def read(self, timeout: float = 2.0) -> Frame:
+        if not self._images and self._video is None:
+            raise CameraError("the file camera is not started")
+        if self.fps > 0:
+            wait = self._next_due - time.monotonic()
+            if wait > timeout:
+                raise CameraError(f"no picture due within {timeout:.1f} s")
+            if wait > 0 and self._stopped.wait(wait):
+                raise CameraError("the file camera was stopped")
+            self._next_due = max(self._next_due + 1.0 / self.fps, time.monotonic() - 1.0)
+        image = self._next_image()
+        self._number += 1
+        work = shrink(image, self.work_width)
+        return Frame(work=work, timestamp=time.time(), number=self._number,
+                     _full=(lambda: image) if work is not image else None)
+
+    def stop(self) -> None:
+        self._stopped.set()
+        if self._video is not None:
+            self._video.release()
+            self._video = None
+        self._images = []

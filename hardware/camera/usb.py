@@ -1,0 +1,87 @@
+"""A USB webcam (or any source OpenCV's VideoCapture opens) as a :class:`Camera`."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, Mapping
+
+import cv2
+import numpy as np
+
+from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame
+
+
+def shrink(image: np.ndarray, width: int | None) -> np.ndarray:
+    """``image`` scaled down to ``width`` pixels wide (never up)."""
+    if not width or image.shape[1] <= width:
+        return image
+    height = max(1, round(image.shape[0] * width / image.shape[1]))
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+
+
+def device_present(device: int) -> bool:
+    """Whether ``/dev/video<device>`` exists (asked before OpenCV, which prints noise for a missing one)."""
+    if sys.platform.startswith("linux"):
+        return os.path.exists(f"/dev/video{device}")
+    return True
+
+
+class OpenCVCamera(Camera):
+    """A webcam through OpenCV.
+
+    :param device: a device number (``/dev/videoN``) or a path/URL OpenCV can open.
+    :param work_width: the working image is scaled down to this width; ``full()`` is the camera's picture.
+    :param full_width: the resolution asked of the camera (it may give less).
+
+    ``read()`` cannot be interrupted inside OpenCV; a webcam that hangs is noticed and
+    abandoned by :class:`hardware.supervisor.CameraSupervisor`.
+    """
+
+    name = "usb"
+
+    def __init__(self, device: int | str = 0, *, work_width: int | None = None, full_width: int | None = None):
+        self.device = device
+        self.work_width = work_width
+        self.full_width = full_width
+        self._cap = None
+        self._number = 0
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> "OpenCVCamera":
+        return cls(settings.get("usb_device", 0), work_width=settings.get("work_width"),
+                   full_width=settings.get("full_width"))
+
+    def start(self) -> None:
+        if self._cap is not None:
+            return
+        if isinstance(self.device, int) and not device_present(self.device):
+            raise CameraUnavailable(f"no USB camera at /dev/video{self.device}")
+        cap = cv2.VideoCapture(self.device, cv2.CAP_V4L2) if isinstance(self.device, int) else cv2.VideoCapture(str(self.device))
+        if not cap.isOpened():
+            cap.release()
+            raise CameraUnavailable(f"OpenCV cannot open the camera {self.device!r}")
+        if isinstance(self.device, int) and self.full_width:
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.full_width)
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.full_width * 9 // 16)
+            cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest picture, not one queued seconds ago
+        self._cap = cap
+
+    def read(self, timeout: float = 2.0) -> Frame:
+        if self._cap is None:
+            raise CameraError("the camera is not started")
+        ok, image = self._cap.read()
+        if not ok or image is None:
+            raise CameraError(f"the camera {self.device!r} sent no picture (unplugged, or the video ended)")
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        self._number += 1
+        work = shrink(image, self.work_width)
+        return Frame(work=work, timestamp=time.time(), number=self._number,
+                     _full=(lambda: image) if work is not image else None)
+
+    def stop(self) -> None:
+        cap, self._cap = self._cap, None
+        if cap is not None:
+            cap.release()
