@@ -1,0 +1,202 @@
+"""Camera backends and how the companion picks one."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera.base import CameraError, CameraUnavailable
+from hardware.camera.demo import DemoCamera, SyntheticTable
+from hardware.camera.files import FileCamera
+from hardware.camera.picamera2 import AF_MANUAL, Picamera2Camera, controls_for
+from hardware.camera.select import CameraFallback, camera_factory, chosen_backend, open_camera
+from hardware.camera.usb import OpenCVCamera
+
+
+# -- a stand-in for picamera2's Picamera2 class ---------------------------------------------
+
+class FakeRequest:
+    def __init__(self, cam):
+        self.cam = cam
+
+    def make_array(self, name):
+        w, h = self.cam.config[name]["size"]
+        y = np.full((h, w), 100, np.uint8)
+        uv = np.full((h // 2, w), 128, np.uint8)  # grey: no colour
+        return np.vstack([y, uv])
+
+    def release(self):
+        self.cam.released += 1
+
+
+class FakePicamera2:
+    cameras = [{"Model": "imx708", "Id": "/base/i2c@0"}]
+
+    def __init__(self, num=0):
+        self.config = None
+        self.started = False
+        self.released = 0
+        self.stall = False
+        self.camera_properties = {"PixelArraySize": (4608, 2592)}
+        self.camera_controls = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0),
+                                "ExposureTime": (1, 1000000, 10000), "AeEnable": (False, True, True),
+                                "FrameDurationLimits": (1, 10**6, 33333)}
+        self.waits = []
+        FakePicamera2.last = self
+
+    @classmethod
+    def global_camera_info(cls):
+        return cls.cameras
+
+    def create_video_configuration(self, main, lores, buffer_count, controls):
+        return {"main": main, "lores": lores, "buffer_count": buffer_count, "controls": controls}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.started = True
+
+    def capture_request(self, wait=None):
+        assert wait is False, "captures must not block: they go through wait(job, timeout)"
+        return "job"
+
+    def wait(self, job, timeout=None):
+        self.waits.append(timeout)
+        if self.stall:
+            raise TimeoutError("Dequeue timer expired")
+        return FakeRequest(self)
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        pass
+
+
+def test_the_pi_camera_reads_the_small_stream_and_fetches_full_resolution_on_request():
+    cam = Picamera2Camera({"work_width": 2304, "full_width": 4608, "fps": 10, "lens_position": 2.5,
+                           "exposure_us": 8000}, picamera2_class=FakePicamera2)
+    cam.start()
+    fake = FakePicamera2.last
+    assert fake.config["lores"] == {"size": (2304, 1296), "format": "YUV420"}
+    assert fake.config["main"] == {"size": (4608, 2592), "format": "YUV420"}
+    # Camera Module 3 hangs at a fixed height: fixed focus and exposure from the configuration.
+    assert fake.config["controls"]["AfMode"] == AF_MANUAL and fake.config["controls"]["LensPosition"] == 2.5
+    assert fake.config["controls"]["ExposureTime"] == 8000 and fake.config["controls"]["AeEnable"] is False
+    frame = cam.read(timeout=1.5)
+    assert frame.work.shape == (1296, 2304, 3) and frame.scale == 2.0
+    assert frame.full().shape == (2592, 4608, 3)
+    assert fake.waits == [1.5, 1.5] and fake.released == 2
+    fake.stall = True
+    with pytest.raises(CameraError, match="no picture within 1.5 s"):
+        cam.read(timeout=1.5)
+    cam.stop()
+    assert not fake.started
+
+
+def test_no_pi_camera_connected_is_reported_before_opening_it(monkeypatch):
+    monkeypatch.setattr(FakePicamera2, "cameras", [])
+    with pytest.raises(CameraUnavailable, match="no Raspberry Pi camera is connected"):
+        Picamera2Camera({}, picamera2_class=FakePicamera2).start()
+
+
+def test_a_v2_camera_without_autofocus_gets_no_focus_controls():
+    controls = controls_for({"lens_position": 2.0, "fps": 5}, {"FrameDurationLimits": (1, 2, 3)})
+    assert controls == {"FrameDurationLimits": (200000, 200000)}
+
+
+def test_the_file_camera_replays_a_folder_in_name_order(tmp_path):
+    for i, value in enumerate([10, 20, 30]):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((60, 80, 3), value, np.uint8))
+    cam = FileCamera(tmp_path, fps=0, loop=False, work_width=40)
+    with cam:
+        frames = [cam.read() for _ in range(3)]
+        with pytest.raises(CameraError, match="all 3 images"):
+            cam.read()
+    assert [int(f.work[0, 0, 0]) for f in frames] == [10, 20, 30]
+    assert frames[0].work.shape == (30, 40, 3) and frames[0].full().shape == (60, 80, 3)
+
+
+def test_the_file_camera_and_the_usb_camera_play_a_video(tmp_path):
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for value in (40, 120, 200):
+        writer.write(np.full((48, 64, 3), value, np.uint8))
+    writer.release()
+    with FileCamera(path, fps=0, loop=True) as cam:
+        values = [int(cam.read().work.mean()) for _ in range(4)]
+    assert [round(v, -1) for v in values] == [40, 120, 200, 40]  # looped back to the start
+    with OpenCVCamera(str(path), work_width=32) as usb:
+        frame = usb.read()
+        assert frame.work.shape == (24, 32, 3) and frame.full().shape == (48, 64, 3)
+
+
+def test_a_missing_file_or_usb_camera_is_unavailable(tmp_path):
+    with pytest.raises(CameraUnavailable, match="does not exist"):
+        FileCamera(tmp_path / "nothing").start()
+    with pytest.raises(CameraUnavailable, match="no USB camera at /dev/video63"):
+        OpenCVCamera(63).start()
+
+
+def test_the_demo_camera_plays_an_injected_scene_and_its_default_table_shows_corner_tags():
+    frames = [np.full((10, 10, 3), v, np.uint8) for v in (1, 2, 3)]
+    with DemoCamera(frames, fps=0) as cam:
+        assert [int(cam.read().work[0, 0, 0]) for _ in range(5)] == [1, 2, 3, 1, 2]
+    with DemoCamera(lambda n: None if n == 2 else np.zeros((4, 4, 3), np.uint8), fps=0, loop=False) as cam:
+        cam.read(), cam.read()
+        with pytest.raises(CameraError, match="over"):
+            cam.read()
+    image = SyntheticTable((640, 360), module_px=3)(0)
+    zxingcpp = pytest.importorskip("zxingcpp")
+    payloads = {r.text for r in zxingcpp.read_barcodes(image)}
+    assert {"TB:NW", "TB:NE", "TB:SE", "TB:SW"} <= payloads
+
+
+def test_the_demo_camera_paces_frames_and_a_stop_wakes_a_waiting_read():
+    cam = DemoCamera([np.zeros((4, 4, 3), np.uint8)], fps=0.5)
+    cam.start()
+    cam.read()  # the first frame is due at once
+    with pytest.raises(CameraError, match="no picture due"):
+        cam.read(timeout=0.1)  # the next is 2 s away
+    errors = []
+    reader = threading.Thread(target=lambda: errors.append(pytest.raises(CameraError, cam.read, 5.0)))
+    reader.start()
+    cam.stop()
+    reader.join(2)
+    assert not reader.is_alive() and errors
+
+
+def test_selection_prefers_the_explicit_choice_then_the_environment_then_the_configuration():
+    assert chosen_backend({"backend": "usb"}, "demo", env={"COMPANION_CAMERA": "file"}) == "demo"
+    assert chosen_backend({"backend": "usb"}, None, env={"COMPANION_CAMERA": "file"}) == "file"
+    assert chosen_backend({"backend": "usb"}, None, env={}) == "usb"
+    assert chosen_backend({"backend": "auto"}, None, env={}) == "auto"
+    with pytest.raises(CameraUnavailable, match="COMPANION_CAMERA names the camera 'webcam'"):
+        chosen_backend({}, None, env={"COMPANION_CAMERA": "webcam"})
+
+
+def test_automatic_selection_falls_back_to_the_demo_table_warning_at_each_step(monkeypatch):
+    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
+    with pytest.warns(CameraFallback) as record:
+        camera = open_camera({"backend": "auto", "usb_device": 63, "fps": 0})
+    try:
+        assert camera.name == "demo"
+        assert camera.read().work.ndim == 3
+    finally:
+        camera.stop()
+    messages = [str(w.message) for w in record]
+    assert messages[0].startswith("picamera2: ") and "no USB camera at /dev/video63" in messages[1]
+
+
+def test_an_explicit_camera_that_is_missing_is_an_error_not_a_silent_fallback(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(CameraUnavailable, match="does not exist"):
+            open_camera({"backend": "file", "file_path": str(tmp_path / "none")})
+        factory = camera_factory({"backend": "demo"}, env={})
+    assert factory.backend == "demo" and factory().name == "demo"

@@ -1,0 +1,187 @@
+"""The camera supervisor: a camera that stalls, fails to open, vanishes mid-stream or hangs on stop
+is noticed within seconds and restarted with backoff, and the companion never freezes."""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+import time
+
+import pytest
+
+from hardware.camera.fake import Script, ScriptedCamera
+from hardware.camera.process import ProcessCamera
+from hardware.camera.base import CameraError, CameraUnavailable
+from hardware.supervisor import CameraSupervisor
+
+FAST = dict(frame_timeout=0.2, open_timeout=2.0, stop_timeout=0.5, backoff_start=0.05, backoff_max=0.4,
+            stable_after=0.5, tick=0.02)
+
+
+class Recorder:
+    """Collects health reports and lets a test wait for one."""
+
+    def __init__(self):
+        self.reports: list[tuple[str, str]] = []
+        self.changed = threading.Condition()
+
+    def __call__(self, status, detail):
+        with self.changed:
+            self.reports.append((status, detail))
+            self.changed.notify_all()
+
+    def wait_for(self, predicate, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not predicate(self.reports):
+                remaining = deadline - time.monotonic()
+                assert remaining > 0, f"not reached; health reports were {self.reports}"
+                self.changed.wait(remaining)
+
+    def statuses(self):
+        return [s for s, _ in self.reports]
+
+
+@pytest.fixture
+def supervise():
+    """Builds supervisors over scripted cameras; stops them and frees every blocked call afterwards."""
+    made: list[tuple[CameraSupervisor, Script]] = []
+    baseline = threading.active_count()
+
+    def build(script: Script, **options):
+        health = Recorder()
+        frames = []
+        sup = CameraSupervisor(functools.partial(ScriptedCamera, script), on_health=health,
+                               on_frame=frames.append, **{**FAST, **options})
+        made.append((sup, script))
+        return sup.start(), health, frames
+
+    yield build
+    for sup, script in made:
+        script.release()
+        sup.stop()
+    deadline = time.monotonic() + 5
+    while threading.active_count() > baseline and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert threading.active_count() <= baseline, [t.name for t in threading.enumerate()]
+
+
+def ok_after_restart(reports):
+    return any(s != "ok" for s, _ in reports) and reports[-1][0] == "ok"
+
+
+def test_frames_reach_the_consumer_and_the_health_says_ok(supervise):
+    sup, health, frames = supervise(Script())
+    health.wait_for(lambda r: r and r[-1][0] == "ok")
+    deadline = time.monotonic() + 5
+    while len(frames) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(frames) >= 5 and sup.latest() is not None and sup.alive
+    assert sup.restarts == 0
+
+
+def test_a_capture_that_hangs_is_noticed_and_the_camera_restarted(supervise):
+    script = Script(stall_after=3, faults_for=1)
+    sup, health, frames = supervise(script)
+    health.wait_for(ok_after_restart)
+    degraded = [d for s, d in health.reports if s == "degraded"]
+    assert degraded and "the camera hangs" in degraded[0]
+    assert script.opens == 2 and sup.restarts == 1 and sup.alive
+
+
+def test_a_camera_that_vanishes_mid_stream_is_restarted_with_growing_backoff(supervise):
+    script = Script(raise_after=2, faults_for=4)
+    sup, health, _ = supervise(script)
+    health.wait_for(lambda r: script.opens >= 5 and r[-1][0] == "ok")
+    waits = [float(d.rsplit("again in ", 1)[1].split(" s")[0]) for s, d in health.reports if "again in" in d]
+    assert waits[:4] == [0.05, 0.1, 0.2, 0.4]  # doubling, capped at backoff_max
+    assert "vanished mid-stream" in next(d for s, d in health.reports if s == "degraded")
+
+
+def test_a_camera_that_cannot_be_opened_is_failed_until_it_appears(supervise):
+    script = Script(fail_opens=3)
+    sup, health, _ = supervise(script, failed_after_unavailable=3)
+    health.wait_for(lambda r: r and r[-1][0] == "ok")
+    statuses = health.statuses()
+    assert "failed" in statuses and statuses.index("degraded") < statuses.index("failed")
+    assert "cannot be opened" in next(d for s, d in health.reports if s == "failed")
+
+
+def test_a_stop_that_never_returns_blocks_neither_the_restart_nor_the_shutdown(supervise):
+    script = Script(raise_after=1, hang_on_stop=True, faults_for=1)
+    sup, health, _ = supervise(script)
+    health.wait_for(ok_after_restart)  # the first camera's stop() still hangs in its own thread
+    assert sup.alive and script.opens == 2
+    started = time.monotonic()
+    sup.stop(timeout=0.3)
+    assert time.monotonic() - started < 3.0
+
+
+def test_stuck_threads_are_bounded_and_then_reported_as_failed(supervise):
+    script = Script(stall_after=0, hang_on_stop=True)
+    sup, health, _ = supervise(script, max_stuck=2)
+    health.wait_for(lambda r: r and r[-1][0] == "failed" and "stuck" in r[-1][1])
+    opens = script.opens
+    time.sleep(0.3)
+    assert script.opens == opens, "no new camera is opened while threads are stuck"
+    assert sup.alive  # the supervisor itself keeps answering, so the watchdog keeps being fed
+
+
+def test_a_hung_camera_process_is_killed_and_a_new_one_takes_over():
+    script = Script(stall_after=1, hang_on_stop=True, faults_for=1)
+    factory = functools.partial(ProcessCamera, functools.partial(ScriptedCamera, script), name="scripted",
+                                stop_timeout=0.5, start_timeout=60)
+    health = Recorder()
+    pids = []
+
+    def on_frame(frame):
+        pass
+
+    class Tracking:
+        """Records each child's pid so the test can check the hung one is gone."""
+
+        def __call__(self):
+            cam = factory()
+            original_start = cam.start
+
+            def start():
+                original_start()
+                pids.append(cam.pid)
+
+            cam.start = start
+            return cam
+
+    sup = CameraSupervisor(Tracking(), on_health=health, on_frame=on_frame,
+                           **{**FAST, "frame_timeout": 0.3, "open_timeout": 60, "stop_timeout": 3.0})
+    sup.start()
+    try:
+        # Each child has its own copy of the script, so every child stalls after one frame.
+        health.wait_for(lambda r: len(pids) >= 2 and "degraded" in [s for s, _ in r], timeout=60)
+        deadline = time.monotonic() + 8
+        while running(pids[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(pids[0]), "the hung camera process was not ended"
+    finally:
+        sup.stop(timeout=3.0)
+    assert not any(running(pid) for pid in pids)
+
+
+def running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_process_camera_delivers_frames_and_reports_a_camera_that_cannot_open():
+    with ProcessCamera(functools.partial(ScriptedCamera, Script()), name="scripted") as cam:
+        frame = cam.read(1.0)
+        assert frame.work.shape == (48, 64, 3) and frame.full().shape == (48, 64, 3)
+    with pytest.raises(CameraUnavailable, match="no camera"):
+        ProcessCamera(functools.partial(ScriptedCamera, Script(fail_opens=1))).start()
+    cam = ProcessCamera(functools.partial(ScriptedCamera, Script(raise_after=0)))
+    with cam:
+        with pytest.raises(CameraError, match="vanished"):
+            cam.read(1.0)
