@@ -183,6 +183,8 @@ class Panel:
         self._modes: list[str] = []
         self._shown: list[str | None] = []
         self._status = "off"
+        self._status_flashing: str | None = None
+        self._status_thread: threading.Thread | None = None
         self._effect: str | None = None
         self._effect_seats: set[int] = set()
         self._effect_thread: threading.Thread | None = None
@@ -349,34 +351,36 @@ class Panel:
 
     # -- status LED and buzzer -------------------------------------------------------------
 
-    def set_status(self, colour: str, *, flash: int = 0) -> None:
-        """The status LED's colour (``green``, ``amber``, ``red``, ``blue``, ``off``).
-
-        ``flash`` blinks that colour so many times first (the wipe's triple red), then it stays lit.
-        """
+    def set_status(self, colour: str) -> None:
+        """The status LED's steady colour (``green``, ``amber``, ``red``, ``blue``, ``off``)."""
         colour = colour if colour in COLOURS else "off"
         with self._lock:
             changed = colour != self._status
             self._status = colour
-            if self.status_led is None:
-                return
-            if flash:
-                # gpiozero blinks in its own thread and leaves the LED off after n blinks; a short
-                # thread of ours puts the steady colour back afterwards.
-                rgb = COLOURS[colour]
-                threading.Thread(target=self._status_flash, args=(rgb, flash), name="leds-status",
-                                 daemon=True).start()
-            elif changed:
+            if self.status_led is not None and changed and self._status_flashing is None:
                 self.status_led.color = COLOURS[colour]
+
+    def flash_status(self, colour: str, times: int = 3) -> None:
+        """Blink the status LED in ``colour`` (the wipe's triple red), then go back to the steady colour."""
+        with self._lock:
+            if self.status_led is None or colour not in COLOURS:
+                return
+            self._status_flashing = colour
+        self._status_thread = threading.Thread(target=self._status_flash, args=(COLOURS[colour], times),
+                                               name="leds-status", daemon=True)
+        self._status_thread.start()
 
     def _status_flash(self, rgb: tuple[float, float, float], times: int) -> None:
         led = self.status_led
         try:
-            led.blink(on_time=0.15, off_time=0.1, on_color=rgb, n=times, background=False)
-            with self._lock:
-                led.color = COLOURS[self._status]
+            led.blink(on_time=0.2, off_time=0.15, on_color=rgb, n=times, background=False)
         except Exception:  # the panel was closed meanwhile
-            pass
+            return
+        finally:
+            with self._lock:
+                self._status_flashing = None
+                if self._devices:
+                    led.color = COLOURS[self._status]
 
     @property
     def status(self) -> str:
@@ -424,6 +428,7 @@ class Panel:
                 ],
                 "effect": self._effect,
                 "status": self._status,
+                "status_flash": self._status_flashing,
                 "buzzer": bool(self.buzzer is not None and self.buzzer.value),
                 "simulated": is_mock(self.factory),
             }
@@ -438,6 +443,8 @@ class Panel:
             except Exception:
                 _log.exception("closing %r failed", device)
         self._devices = []
+        if self._status_thread is not None:
+            self._status_thread.join(2.0)
 
     def __enter__(self) -> "Panel":
         return self
