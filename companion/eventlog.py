@@ -292,6 +292,37 @@ class EventLog:
         os.replace(tmp, dest)
         return dest
 
+    @staticmethod
+    def check_file(path: str | os.PathLike) -> str:
+        """``"ok"``, or what is wrong with the database file at ``path``, without opening it as a log.
+
+        No schema is created and nothing is written, so a damaged file or a backup can be
+        examined before the companion trusts it (a hot WAL left by a crash is applied, as
+        any connection would).
+        """
+        path = Path(path)
+        if not path.is_file():
+            return f"{path} does not exist"
+        try:
+            db = sqlite3.connect(path, timeout=5.0)
+        except sqlite3.Error as exc:
+            return f"cannot be opened: {exc}"
+        try:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+            if not rows:
+                return "quick_check gave no answer"
+            db.execute("SELECT COUNT(*) FROM events").fetchone()
+            return "; ".join(str(r[0]) for r in rows)
+        except sqlite3.Error as exc:
+            return f"unreadable: {exc}"
+        finally:
+            db.close()
+
+    def newest_event_time(self) -> float | None:
+        """When the last event of any session was stored (seconds since the epoch), or None."""
+        with self._lock:
+            return self._db.execute("SELECT MAX(time) FROM events").fetchone()[0]
+
 
 _SELECT_EVENT = "SELECT event_id, session_id, seq, time, source, kind, text, payload FROM events"
 
