@@ -1,37 +1,33 @@
-"""The JSON API: state, moves, undo and redo, new games; the live event stream."""
+"""The JSON API for the game in play: state, moves, undo and redo, corrections, alerts, new games.
+
+Every change goes through the runtime (the one writer) with source ``dashboard``;
+the answer carries the new snapshot so the page that asked updates at once, and
+every other page gets it from the event stream.
+"""
 
 from __future__ import annotations
 
-import json
-import threading
-import time
+from flask import Blueprint, current_app, jsonify
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
-from werkzeug.exceptions import BadRequest
-
-from companion import games
+from companion.errors import IllegalMove
+from web import security
+from web.gamelist import available_games
+from web.bodies import json_body, names, options, text
+from web.history import game_series
 from web.runtime_ref import runtime
+from web.security import refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 SOURCE = "dashboard"
-HEARTBEAT_S = 15.0
+MAX_LEGAL_SHOWN = 40
 
 
-def _body() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise BadRequest("send a JSON object")
-    return data
+def _changed(event) -> tuple:
+    return jsonify(event=event.to_json(), state=runtime().snapshot()), 200
 
 
-def _text(data: dict, key: str, *, required: bool = True) -> str | None:
-    value = data.get(key)
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise BadRequest(f"'{key}' must be non-empty text")
-    return value.strip()
+# -- reading --------------------------------------------------------------------
 
 
 @bp.get("/state")
@@ -39,84 +35,141 @@ def state():
     return jsonify(runtime().snapshot())
 
 
+@bp.get("/session")
+def browser_session():
+    """This browser's security token and whether the game master's actions are unlocked."""
+    return jsonify(csrf=security.csrf_token(), pin_required=bool(security.configured_pin()),
+                   unlocked=security.is_unlocked())
+
+
+@bp.get("/health")
+def health():
+    rt = runtime()
+    gates = current_app.extensions["companion_stream_gates"]
+    snapshot = rt.snapshot()
+    return jsonify(
+        runtime="ok" if rt.alive else "stopped",
+        health=snapshot.get("health", {}),
+        streams={name: gate.to_json() for name, gate in gates.items()},
+        version=snapshot.get("version"),
+    )
+
+
 @bp.get("/games")
 def game_list():
-    return jsonify([{"name": n, "title": games.get(n).TITLE} for n in games.names()])
+    return jsonify(available_games())
+
+
+@bp.get("/games/history")
+def past_games():
+    """Every game stored, newest first, to open one again."""
+    rt = runtime()
+    current = rt.session.session_id if rt.session is not None else None
+    result = [
+        {"session_id": r.session_id, "game": r.game, "title": r.title, "players": r.setup.get("players", []),
+         "created": r.created, "campaign_id": r.parent_id, "in_play": r.session_id == current}
+        for r in rt.log.sessions(kind="game")
+    ]
+    return jsonify(list(reversed(result))[:50])
+
+
+@bp.get("/game/legal")
+def legal():
+    """The moves allowed now, in text form, when the game can list them (``moves`` is null otherwise)."""
+    session = runtime().session
+    if session is None:
+        return jsonify(moves=None, count=0)
+    moves = session.rules.legal_moves(session.state)
+    if moves is None:
+        return jsonify(moves=None, count=0)
+    return jsonify(moves=[m.to_text() for m in moves[:MAX_LEGAL_SHOWN]], count=len(moves))
+
+
+@bp.get("/game/series")
+def series():
+    """Each player's numbers after every move in effect (gold, juices, ...), for the charts."""
+    return jsonify(game_series(runtime().session))
+
+
+# -- changing the game -----------------------------------------------------------
 
 
 @bp.post("/games")
 def new_game():
-    data = _body()
-    players = data.get("players")
-    if isinstance(players, str):
-        players = [p.strip() for p in players.split(",")]
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise BadRequest("'players' must be a list of names")
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
-        raise BadRequest("'options' must be an object")
-    return jsonify(runtime().new_game(_text(data, "game"), players, {k: str(v) for k, v in options.items()})), 201
+    data = json_body()
+    game = text(data, "game", max_len=40)
+    players = names(data.get("players"))
+    title = text(data, "title", required=False, max_len=80) or ""
+    started = runtime().new_game(game, players, options(data.get("options")), title=title)
+    return jsonify(started), 201
+
+
+@bp.post("/games/<session_id>/open")
+def open_game(session_id: str):
+    json_body()
+    if len(session_id) > 64:
+        refuse(404, "no such game", "not_found")
+    return jsonify(runtime().open_game(session_id))
 
 
 @bp.post("/move")
 def move():
-    data = _body()
-    event = runtime().play(_text(data, "move"), source=SOURCE, event_id=_text(data, "event_id", required=False))
-    return jsonify(event=event.to_json(), state=runtime().snapshot())
+    data = json_body()
+    event = runtime().play(text(data, "move"), source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64))
+    return _changed(event)
 
 
 @bp.post("/undo")
 def undo():
-    data = request.get_json(silent=True) or {}
-    event = runtime().undo(source=SOURCE, event_id=data.get("event_id") if isinstance(data, dict) else None)
-    return jsonify(event=event.to_json(), state=runtime().snapshot())
+    data = json_body()
+    return _changed(runtime().undo(source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64)))
 
 
 @bp.post("/redo")
 def redo():
-    data = request.get_json(silent=True) or {}
-    event = runtime().redo(source=SOURCE, event_id=data.get("event_id") if isinstance(data, dict) else None)
-    return jsonify(event=event.to_json(), state=runtime().snapshot())
+    data = json_body()
+    return _changed(runtime().redo(source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64)))
 
 
-def _stream_slots() -> threading.BoundedSemaphore:
-    slots = current_app.extensions.get("companion_stream_slots")
-    if slots is None:
-        cap = current_app.config["COMPANION_CONFIG"].get("server", "max_streams")
-        slots = current_app.extensions.setdefault("companion_stream_slots", threading.BoundedSemaphore(cap))
-    return slots
+@bp.post("/correct")
+def correct():
+    """Replace a misread move (``target`` is its event id) by what really happened."""
+    data = json_body()
+    event = runtime().correct(text(data, "target", max_len=64), text(data, "move"), source=SOURCE,
+                              event_id=text(data, "event_id", required=False, max_len=64))
+    return _changed(event)
 
 
-@bp.get("/stream")
-def stream():
-    """Server-sent events: one ``state`` event per change; a client reconnecting catches up at once."""
-    slots = _stream_slots()
-    if not slots.acquire(blocking=False):
-        response = jsonify(error="too many live connections: try again in a few seconds")
-        response.status_code = 503
-        response.headers["Retry-After"] = "5"
-        return response
-    rt = runtime()
-    heartbeat = current_app.config.get("COMPANION_HEARTBEAT_S", HEARTBEAT_S)
-    max_life = current_app.config.get("COMPANION_STREAM_LIFE_S", 900.0)
+@bp.post("/alerts/<alert_id>/resolve")
+def resolve_alert(alert_id: str):
+    """``resolution``: ``accept`` the proposed move, ``correct`` it with ``move``, or ``dismiss``."""
+    data = json_body()
+    resolution = text(data, "resolution", max_len=20)
+    if resolution not in ("accept", "correct", "dismiss"):
+        refuse(400, "'resolution' must be accept, correct or dismiss", "bad_field", field="resolution")
+    move_text = text(data, "move", required=resolution == "correct")
+    if len(alert_id) > 64:
+        raise IllegalMove("that alert is already resolved or does not exist")
+    event = runtime().resolve_alert(alert_id, resolution, source=SOURCE, move=move_text,
+                                    event_id=text(data, "event_id", required=False, max_len=64))
+    return _changed(event)
 
-    def events():
-        try:
-            yield ": connected\n\nretry: 2000\n\n"
-            last = -1
-            started = time.monotonic()
-            while time.monotonic() - started < max_life:
-                snap = rt.wait_for_change(last, heartbeat)
-                if snap is None:
-                    yield ": keepalive\n\n"
-                    continue
-                last = snap["version"]
-                yield f"id: {last}\nevent: state\ndata: {json.dumps(snap, separators=(',', ':'))}\n\n"
-        finally:
-            slots.release()
 
-    return Response(
-        stream_with_context(events()),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+# -- the game master's lock ---------------------------------------------------------
+
+
+@bp.post("/unlock")
+def unlock():
+    data = json_body()
+    pin = data.get("pin")
+    if not isinstance(pin, str) or len(pin) > 32:
+        refuse(400, "'pin' must be the PIN as text", "bad_field", field="pin")
+    security.unlock(pin)
+    return jsonify(unlocked=True)
+
+
+@bp.post("/lock")
+def lock():
+    json_body()
+    security.lock()
+    return jsonify(unlocked=security.is_unlocked())

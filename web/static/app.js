@@ -1,0 +1,323 @@
+// Shared by every page: the live state (server-sent events with catch-up), requests with the
+// security token and the game master's PIN, the alerts panel, undo/redo, and small SVG charts.
+// No framework and no build step: the Pi serves these files as they are.
+"use strict";
+
+const TC = (() => {
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const listeners = [];
+  let snapshot = JSON.parse(document.getElementById("initial").textContent);
+  let csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+  // -- DOM helpers (text is always set as text: names typed by players can never become markup) --
+  function build(node, attrs, children) {
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "class") node.setAttribute("class", value);
+      else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+  const el = (tag, attrs, ...children) => build(document.createElement(tag), attrs, children);
+  const svg = (tag, attrs, ...children) => build(document.createElementNS(SVG_NS, tag), attrs, children);
+  const $ = (id) => document.getElementById(id);
+
+  // -- messages --
+  let toastTimer = null;
+  function say(text, kind = "info") {
+    const toast = $("toast");
+    toast.textContent = text;
+    toast.className = `toast ${kind}`;
+    toast.hidden = !text;
+    clearTimeout(toastTimer);
+    if (text) toastTimer = setTimeout(() => { toast.hidden = true; }, kind === "error" ? 8000 : 3000);
+  }
+
+  // -- the state --
+  function publish(snap, force = false) {
+    if (!snap) return;
+    if (!force && snapshot && typeof snapshot.version === "number" && snap.version < snapshot.version) return;
+    snapshot = snap;
+    for (const fn of listeners) {
+      try { fn(snap); } catch (err) { console.error(err); }
+    }
+  }
+  function onState(fn) {
+    listeners.push(fn);
+    try { fn(snapshot); } catch (err) { console.error(err); }
+  }
+
+  // -- requests --
+  async function refreshSession() {
+    const response = await fetch("/api/session", { credentials: "same-origin" });
+    const data = await response.json();
+    csrf = data.csrf;
+    return data;
+  }
+
+  async function api(path, body, { method = "POST", retried = false, quiet = false } = {}) {
+    const options = { method, credentials: "same-origin", headers: { "X-CSRF-Token": csrf } };
+    if (method !== "GET" && body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (err) {
+      say("No connection to the companion: check the Wi-Fi and try again.", "error");
+      throw err;
+    }
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      if (data.reason === "csrf" && !retried) {
+        await refreshSession();
+        return api(path, body, { method, retried: true, quiet });
+      }
+      if (data.reason === "pin" && !retried && await askPin()) {
+        return api(path, body, { method, retried: true, quiet });
+      }
+      if (!quiet) say(data.error || `The companion answered ${response.status}.`, "error");
+      const error = new Error(data.error || String(response.status));
+      error.status = response.status;
+      error.data = data;
+      throw error;
+    }
+    if (data.state) publish(data.state);
+    return data;
+  }
+
+  // A button's action: shows the refusal and never throws (the reason is on screen).
+  async function act(path, body, options) {
+    try {
+      return await api(path, body, options);
+    } catch (err) {
+      return null;
+    }
+  }
+  const getJSON = (path) => api(path, undefined, { method: "GET" });
+  const newEventId = () => (crypto.randomUUID ? crypto.randomUUID().replace(/-/g, "") : `${Date.now()}${Math.random()}`.replace(".", ""));
+
+  // -- the game master's PIN --
+  function askPin() {
+    const dialog = $("pin-dialog");
+    const input = $("pin-input");
+    const message = $("pin-message");
+    message.textContent = "";
+    input.value = "";
+    return new Promise((resolve) => {
+      const finish = (ok) => {
+        $("pin-form").onsubmit = null;
+        $("pin-cancel").onclick = null;
+        if (dialog.open) dialog.close();
+        resolve(ok);
+      };
+      $("pin-cancel").onclick = () => finish(false);
+      $("pin-form").onsubmit = async (ev) => {
+        ev.preventDefault();
+        try {
+          await api("/api/unlock", { pin: input.value }, { retried: true, quiet: true });
+          finish(true);
+        } catch (err) {
+          message.textContent = err.data && err.data.error ? err.data.error : "The PIN could not be checked.";
+          input.select();
+        }
+      };
+      dialog.showModal();
+      input.focus();
+    });
+  }
+
+  // -- the live connection: events, reconnects, and polling while the streams are full --
+  let source = null;
+  let backoff = 2000;
+  let pollTimer = null;
+  function setConn(text, kind) {
+    const badge = $("conn");
+    badge.textContent = text;
+    badge.dataset.state = kind;
+  }
+  async function poll() {
+    try {
+      const response = await fetch("/api/state", { credentials: "same-origin" });
+      if (response.ok) publish(await response.json(), true);
+    } catch (err) { /* offline: the badge says so */ }
+  }
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/api/stream");
+    let fresh = true;
+    source.addEventListener("open", () => {
+      fresh = true;
+      backoff = 2000;
+      clearInterval(pollTimer);
+      pollTimer = null;
+      setConn("live", "live");
+    });
+    source.addEventListener("state", (ev) => {
+      // The first state after (re)connecting is the catch-up: take it even if the companion restarted.
+      publish(JSON.parse(ev.data), fresh);
+      fresh = false;
+    });
+    source.addEventListener("bye", () => { source.close(); setTimeout(connect, 100); });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) {
+        // Refused (all live connections busy) or the server went away: poll meanwhile, retry later.
+        setConn("updating every 5 s", "polling");
+        if (!pollTimer) pollTimer = setInterval(poll, 5000);
+        poll();
+        setTimeout(connect, backoff + Math.random() * 1000);
+        backoff = Math.min(backoff * 2, 30000);
+      } else {
+        setConn("reconnecting…", "reconnecting");
+      }
+    });
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && source && source.readyState === EventSource.CLOSED) connect();
+  });
+
+  // -- alerts, shown on every page --
+  function renderAlerts(snap) {
+    const box = $("alerts");
+    const alerts = snap.alerts || [];
+    box.hidden = alerts.length === 0;
+    box.replaceChildren();
+    if (!alerts.length) return;
+    box.append(el("h2", { text: alerts.length === 1 ? "1 thing needs a person" : `${alerts.length} things need a person` }));
+    for (const alert of alerts) box.append(alertCard(alert));
+  }
+  function alertCard(alert) {
+    const proposed = alert.payload && alert.payload.move;
+    const correction = el("input", { type: "text", value: proposed || "", "aria-label": "What really happened (a move)", autocapitalize: "off" });
+    const correctRow = el("form", { class: "row correct-row", hidden: true, onsubmit: (ev) => {
+      ev.preventDefault();
+      act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { resolution: "correct", move: correction.value, event_id: newEventId() });
+    } }, correction, el("button", { type: "submit", text: "Apply" }));
+    return el("article", { class: "alert", dataset: { id: alert.event_id } },
+      el("p", { class: "alert-text", text: alert.text }),
+      el("p", { class: "meta", text: `${alert.source} · ${clock(alert.time)}${proposed ? ` · proposed: ${proposed}` : ""}` }),
+      el("div", { class: "row" },
+        proposed ? el("button", { type: "button", class: "accept", text: "Accept", onclick: () =>
+          act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { resolution: "accept", event_id: newEventId() }) }) : null,
+        el("button", { type: "button", class: "secondary", text: "Correct", onclick: () => { correctRow.hidden = !correctRow.hidden; correction.focus(); } }),
+        el("button", { type: "button", class: "secondary", text: "Dismiss", onclick: () =>
+          act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { resolution: "dismiss", event_id: newEventId() }) })),
+      correctRow);
+  }
+
+  // -- undo / redo --
+  function renderUndo(snap) {
+    const game = snap.game;
+    const undo = $("undo");
+    const redo = $("redo");
+    if (!undo) return;
+    undo.disabled = !(game && game.can_undo);
+    redo.disabled = !(game && game.can_redo);
+    const moves = game ? game.log.filter((e) => e.kind === "move") : [];
+    undo.textContent = "Undo";
+    redo.textContent = "Redo";
+    undo.title = moves.length ? `Take back: ${moves[moves.length - 1].text}` : "";
+  }
+
+  // -- formatting --
+  function clock(seconds) {
+    if (!seconds) return "";
+    return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+  const percent = (p) => `${(100 * p).toFixed(p < 0.1 ? 1 : 0)}%`;
+
+  // -- charts: inline SVG, drawn here (no library, no network) --
+  const PALETTE = ["#2d6a4f", "#e76f51", "#264653", "#e9c46a", "#9b5de5", "#00a6a6", "#f15bb5", "#8d6e63"];
+  function lineChart(series, { height = 220, yLabel = "", xLabel = "", step = false } = {}) {
+    const width = 640;
+    const pad = { left: 44, right: 12, top: 12, bottom: 34 };
+    const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+    const ys = series.flatMap((s) => s.points.map((p) => p[1]));
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": yLabel });
+    if (!xs.length) return chart;
+    const xMin = Math.min(...xs), xMax = Math.max(...xs, xMin + 1);
+    const yMin = Math.min(0, ...ys), yMax = Math.max(...ys, yMin + 1);
+    const X = (x) => pad.left + (x - xMin) / (xMax - xMin) * (width - pad.left - pad.right);
+    const Y = (y) => height - pad.bottom - (y - yMin) / (yMax - yMin) * (height - pad.top - pad.bottom);
+    for (const tick of niceTicks(yMin, yMax, 5)) {
+      chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: Y(tick), y2: Y(tick), stroke: "#ddd" }));
+      chart.append(svg("text", { x: pad.left - 6, y: Y(tick) + 5, "text-anchor": "end", "font-size": 14, fill: "#555", text: tick }));
+    }
+    chart.append(svg("text", { x: width / 2, y: height - 6, "text-anchor": "middle", "font-size": 14, fill: "#555", text: xLabel }));
+    series.forEach((s, i) => {
+      const colour = s.colour || PALETTE[i % PALETTE.length];
+      const pts = [];
+      s.points.forEach((p, j) => {
+        if (step && j > 0) pts.push(`${X(p[0])},${Y(s.points[j - 1][1])}`);
+        pts.push(`${X(p[0])},${Y(p[1])}`);
+      });
+      chart.append(svg("polyline", { points: pts.join(" "), fill: "none", stroke: colour, "stroke-width": 3, "stroke-linejoin": "round" }));
+      const last = s.points[s.points.length - 1];
+      if (last) chart.append(svg("circle", { cx: X(last[0]), cy: Y(last[1]), r: 5, fill: colour }));
+    });
+    return chart;
+  }
+  function barChart(groups, names, { height = 220, yLabel = "" } = {}) {
+    // groups: [{label, values: {name: number}}]; one bar per name in each group.
+    const width = 640;
+    const pad = { left: 40, right: 8, top: 12, bottom: 40 };
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": yLabel });
+    const values = groups.flatMap((g) => names.map((n) => g.values[n] || 0));
+    if (!groups.length) return chart;
+    const yMax = Math.max(1, ...values);
+    const Y = (y) => height - pad.bottom - y / yMax * (height - pad.top - pad.bottom);
+    for (const tick of niceTicks(0, yMax, 4)) {
+      chart.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: Y(tick), y2: Y(tick), stroke: "#ddd" }));
+      chart.append(svg("text", { x: pad.left - 6, y: Y(tick) + 5, "text-anchor": "end", "font-size": 14, fill: "#555", text: tick }));
+    }
+    const groupWidth = (width - pad.left - pad.right) / groups.length;
+    const barWidth = Math.max(2, groupWidth * 0.8 / Math.max(1, names.length));
+    groups.forEach((g, gi) => {
+      const x0 = pad.left + gi * groupWidth + groupWidth * 0.1;
+      names.forEach((n, ni) => {
+        const v = g.values[n] || 0;
+        chart.append(svg("rect", { x: x0 + ni * barWidth, y: Y(v), width: barWidth - 1, height: Y(0) - Y(v), fill: PALETTE[ni % PALETTE.length] },
+          svg("title", { text: `${g.label}: ${n} ${v}` })));
+      });
+      chart.append(svg("text", { x: x0 + groupWidth * 0.4, y: height - pad.bottom + 18, "text-anchor": "middle", "font-size": 13, fill: "#555", text: g.label }));
+    });
+    return chart;
+  }
+  function legend(names) {
+    return el("ul", { class: "legend" }, names.map((n, i) =>
+      el("li", {}, svg("svg", { viewBox: "0 0 10 10", width: 14, height: 14 }, svg("rect", { width: 10, height: 10, rx: 2, fill: PALETTE[i % PALETTE.length] })), ` ${n}`)));
+  }
+  function niceTicks(lo, hi, count) {
+    const span = hi - lo || 1;
+    const raw = span / count;
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => span / s <= count) || raw;
+    const ticks = [];
+    for (let t = Math.ceil(lo / step) * step; t <= hi + 1e-9; t += step) ticks.push(Math.round(t * 100) / 100);
+    return ticks;
+  }
+
+  // -- start --
+  function start() {
+    onState(renderAlerts);
+    if ($("undo")) {
+      onState(renderUndo);
+      $("undo").addEventListener("click", () => act("/api/undo", { event_id: newEventId() }));
+      $("redo").addEventListener("click", () => act("/api/redo", { event_id: newEventId() }));
+    }
+    connect();
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+
+  return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
+           lineChart, barChart, legend, percent, clock, get snapshot() { return snapshot; }, PALETTE };
+})();

@@ -1,0 +1,194 @@
+// Setup: start a game (players by seat), open a stored game, calibrate the table corners on a still
+// from the camera, and the configuration (checked by the companion, saved with the game master's PIN).
+"use strict";
+(() => {
+  const { el, svg, $, api, act, getJSON, onState, say } = TC;
+  const CORNERS = ["NW", "NE", "SE", "SW"];
+
+  // -- start a game --
+  $("new-game").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const players = [...document.querySelectorAll(".seat")].map((i) => i.value.trim()).filter(Boolean);
+    const options = {};
+    for (const line of $("options").value.split("\n")) {
+      if (!line.trim()) continue;
+      const [key, ...rest] = line.split("=");
+      options[key.trim()] = rest.join("=").trim();
+    }
+    const body = { game: $("game-name").value, players, options };
+    const started = await startGame(body);
+    if (started) {
+      say(`${started.game === "fable" ? "Fabled Fruit" : "The game"} has started: ${players.join(", ")}.`);
+      const pages = { fable: "/fable", fandooble: "/fandooble" };
+      setTimeout(() => { window.location.href = pages[started.game] || "/"; }, 600);
+    }
+  });
+  // Games with their own way to start (a Fabled Fruit campaign game) register here.
+  const starters = {};
+  async function startGame(body) {
+    if (starters[body.game]) return starters[body.game](body);
+    return act("/api/games", body);
+  }
+  window.TCSetup = { starters };
+
+  async function loadPast() {
+    try {
+      const games = await getJSON("/api/games/history");
+      const rows = games.map((g) => el("tr", { class: g.in_play ? "current" : "" },
+        el("td", { text: `${g.game}${g.title ? ` · ${g.title}` : ""}` }),
+        el("td", { text: g.players.join(", ") }),
+        el("td", { text: new Date(g.created * 1000).toLocaleDateString() }),
+        el("td", {}, g.in_play ? el("span", { class: "muted", text: "in play" }) :
+          el("button", { type: "button", class: "small", text: "Open", onclick: async () => {
+            if (await act(`/api/games/${encodeURIComponent(g.session_id)}/open`, {})) { say("Game opened."); loadPast(); }
+          } }))));
+      $("past").replaceChildren(rows.length ? el("table", {}, el("tbody", {}, rows)) : el("p", { class: "muted", text: "No games stored yet." }));
+    } catch (err) { /* shown */ }
+  }
+
+  // -- calibration --
+  let clicks = [];
+  let config = null;
+  const img = $("cal-img");
+  function newPicture() {
+    img.src = `/api/live.jpg?t=${Date.now()}`;
+  }
+  img.addEventListener("load", drawMarks);
+  img.addEventListener("click", (ev) => {
+    if (clicks.length >= 4 || !img.naturalWidth) return;
+    const box = img.getBoundingClientRect();
+    const x = (ev.clientX - box.left) / box.width * img.naturalWidth;
+    const y = (ev.clientY - box.top) / box.height * img.naturalHeight;
+    clicks.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+    drawMarks();
+  });
+  function drawMarks() {
+    const marks = $("cal-marks");
+    const w = img.naturalWidth || 640, h = img.naturalHeight || 360;
+    marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    marks.setAttribute("preserveAspectRatio", "none");
+    marks.replaceChildren();
+    const r = w / 90;
+    const stored = storedCorners();
+    if (stored.length === 4) {
+      const scale = w / workWidth();
+      marks.append(svg("polygon", { points: stored.map(([x, y]) => `${x * scale},${y * scale}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
+    }
+    if (clicks.length > 1) marks.append(svg("polyline", { points: clicks.concat(clicks.length === 4 ? [clicks[0]] : []).map((p) => p.join(",")).join(" "), fill: "none", stroke: "#00e0a0", "stroke-width": r / 2 }));
+    clicks.forEach(([x, y], i) => {
+      marks.append(svg("circle", { cx: x, cy: y, r, fill: "#00e0a0", stroke: "#000", "stroke-width": r / 5 }));
+      marks.append(svg("text", { x: x + r * 1.3, y: y - r * 1.3, fill: "#fff", stroke: "#000", "stroke-width": r / 8, "font-size": r * 3, "font-weight": 700, text: CORNERS[i] }));
+    });
+    $("cal-status").textContent = clicks.length < 4 ? `Tap the ${CORNERS[clicks.length]} corner (${clicks.length + 1} of 4).` : "All four corners marked: save them.";
+    $("cal-save").disabled = clicks.length !== 4;
+  }
+  const workWidth = () => (config ? valueOf("camera", "work_width") : 2304) || 2304;
+  const storedCorners = () => (config ? valueOf("table", "corners_px") : []) || [];
+  function valueOf(section, key) {
+    const s = config.sections.find((x) => x.name === section);
+    const k = s && s.keys.find((x) => x.key === key);
+    return k ? k.value : null;
+  }
+  $("cal-picture").addEventListener("click", () => { clicks = []; newPicture(); });
+  $("cal-clear").addEventListener("click", () => { clicks = []; drawMarks(); });
+  $("cal-save").addEventListener("click", async () => {
+    const done = await act("/api/calibration", { corners: clicks, image_size: [img.naturalWidth, img.naturalHeight] });
+    if (done) {
+      say(done.restart_needed.length ? "Corners saved. The camera uses them after a restart." : "Corners saved.");
+      clicks = [];
+      await loadConfig();
+      drawMarks();
+    }
+  });
+  $("cal-forget").addEventListener("click", async () => {
+    if (await act("/api/calibration", {}, { method: "DELETE" })) { say("Stored corners forgotten: the corner tags are used."); await loadConfig(); drawMarks(); }
+  });
+  function showStored() {
+    const stored = storedCorners();
+    $("cal-stored").textContent = stored.length === 4
+      ? `Stored corners (working-image pixels, dashed yellow): ${stored.map((p, i) => `${CORNERS[i]} ${p[0]},${p[1]}`).join(" · ")}`
+      : "No corners stored: the camera uses the corner tags.";
+  }
+
+  // -- configuration --
+  const inputs = new Map();
+  async function loadConfig() {
+    config = await getJSON("/api/config");
+    const form = $("config-form");
+    form.replaceChildren();
+    inputs.clear();
+    for (const section of config.sections) {
+      const details = el("details", {}, el("summary", { text: `[${section.name}]` }));
+      for (const key of section.keys) {
+        const id = `cfg-${section.name}-${key.key}`;
+        let input;
+        if (key.type === "bool") input = el("input", { id, type: "checkbox" });
+        else if (key.secret) input = el("input", { id, type: "password", inputmode: "numeric", autocomplete: "new-password", placeholder: key.is_set ? "set: leave empty to keep it" : "no PIN set" });
+        else input = el("input", { id, type: key.type === "int" || key.type === "float" ? "number" : "text", step: key.type === "float" ? "any" : undefined, autocapitalize: "off", spellcheck: "false" });
+        if (key.type === "bool") input.checked = key.value; else if (!key.secret) input.value = format(key.value);
+        const extra = key.secret && key.is_set ? el("label", {}, el("input", { type: "checkbox", id: `${id}-remove` }), "remove the PIN") : null;
+        details.append(el("div", { class: "config-key" }, el("label", { for: id, text: key.key }), input, extra,
+          el("div", { class: "help", text: `${key.help}${key.applies === "restart" ? " (after a restart)" : ""}` })));
+        inputs.set(`${section.name}.${key.key}`, { key, input, section: section.name });
+      }
+      form.append(details);
+    }
+    showStored();
+    await showLock();
+  }
+  const format = (v) => Array.isArray(v) ? (v.some(Array.isArray) ? JSON.stringify(v) : v.join(", ")) : String(v);
+  function parse(key, raw) {
+    if (key.type === "int" || key.type === "float") return raw.trim() === "" ? NaN : Number(raw);
+    if (key.type !== "list") return raw;
+    const text = raw.trim();
+    if (!text) return [];
+    if (text.startsWith("[")) {
+      try { return JSON.parse(text); } catch (err) { return text; }
+    }
+    return text.split(",").map((t) => t.trim()).filter(Boolean).map((t) => /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : t);
+  }
+  $("config-save").addEventListener("click", async () => {
+    const changes = {};
+    for (const [name, { key, input, section }] of inputs) {
+      document.getElementById(input.id).classList.remove("invalid");
+      let value;
+      if (key.secret) {
+        const remove = document.getElementById(`${input.id}-remove`);
+        if (remove && remove.checked) value = "";
+        else if (input.value) value = input.value;
+        else continue;
+      } else if (key.type === "bool") value = input.checked;
+      else value = parse(key, input.value);
+      if (!key.secret && JSON.stringify(value) === JSON.stringify(key.value)) continue;
+      (changes[section] = changes[section] || {})[key.key] = Number.isNaN(value) ? input.value : value;
+    }
+    if (!Object.keys(changes).length) { $("config-result").textContent = "Nothing changed."; return; }
+    try {
+      const done = await api("/api/config", { changes });
+      $("config-result").textContent = done.restart_needed.length
+        ? `Saved. Restart the companion for: ${done.restart_needed.join(", ")}.` : "Saved and applied.";
+      await loadConfig();
+    } catch (err) {
+      const field = err.data && err.data.field;
+      if (field && inputs.has(field)) {
+        const { input } = inputs.get(field);
+        input.classList.add("invalid");
+        input.closest("details").open = true;
+        input.focus();
+      }
+      $("config-result").textContent = err.data && err.data.error ? err.data.error : "Not saved.";
+    }
+  });
+  async function showLock() {
+    const session = await getJSON("/api/session");
+    $("gm-status").textContent = !session.pin_required
+      ? "No PIN is set: anyone at the table can change these settings. Set one in [server] pin."
+      : session.unlocked ? "Unlocked on this phone for 30 minutes." : "Locked: saving asks for the game master's PIN.";
+    $("gm-lock").hidden = !(session.pin_required && session.unlocked);
+  }
+  $("gm-lock").addEventListener("click", async () => { await act("/api/lock", {}); showLock(); });
+
+  onState(() => {});
+  loadPast();
+  loadConfig().then(() => { newPicture(); drawMarks(); }).catch(() => {});
+})();

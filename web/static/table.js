@@ -1,0 +1,152 @@
+// The table page: the game in play, whose turn, the seat lights, the camera and its live view, the log.
+"use strict";
+(() => {
+  const { el, $, act, getJSON, onState, newEventId } = TC;
+  const GAME_PAGES = { fable: "/fable", fandooble: "/fandooble" };
+
+  function render(snap) {
+    const game = snap.game;
+    const state = game ? game.state : null;
+    $("game-title").textContent = game ? `${game.title || titleOf(game.game)}` : "No game in play";
+    $("turn").textContent = !state ? "Start a game on the Setup page." : state.over ? "Game over" : (state.current ? `${state.current}'s turn` : "");
+    const outcome = $("outcome");
+    outcome.hidden = !(game && game.outcome);
+    if (game && game.outcome) outcome.textContent = `${game.outcome.winners.join(" and ")} won: ${game.outcome.reason}`;
+    $("game-link").replaceChildren(game && GAME_PAGES[game.game]
+      ? el("a", { href: GAME_PAGES[game.game], text: `Open the ${titleOf(game.game)} page →` }) : "");
+    renderPlayers(state);
+    renderLeds(snap.leds, state);
+    renderHealth(snap.health || {});
+    renderLog(game);
+    refreshQuickMoves(game);
+  }
+
+  function titleOf(name) {
+    const known = { fable: "Fabled Fruit", fandooble: "Fandooble" };
+    return known[name] || name;
+  }
+
+  function renderPlayers(state) {
+    const box = $("players");
+    box.replaceChildren();
+    if (!state || !Array.isArray(state.players)) return;
+    const keys = [...new Set(state.players.flatMap((p) => Object.keys(p)))].filter((k) => !["name", "seat"].includes(k));
+    const table = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Player" }),
+      keys.map((k) => el("th", { class: "num", text: k.replace(/_/g, " ") })))));
+    const body = el("tbody");
+    state.players.forEach((p, i) => {
+      body.append(el("tr", { class: p.name === state.current ? "current" : "" },
+        el("td", { text: (p.seat ?? i) + 1 }), el("td", { text: p.name }),
+        keys.map((k) => el("td", { class: "num", text: show(p[k]) }))));
+    });
+    table.append(body);
+    box.append(table);
+  }
+  const show = (v) => v === undefined || v === null ? "" : Array.isArray(v) ? v.join(" ") : typeof v === "object" ? Object.entries(v).map(([a, b]) => `${a} ${b}`).join(", ") : String(v);
+
+  // The seat lights as the LED driver shows them (snapshot "leds": seats 1-based with their mode).
+  function renderLeds(leds, state) {
+    const box = $("leds");
+    box.replaceChildren();
+    if (!leds || leds.error || !Array.isArray(leds.seats)) { box.hidden = true; return; }
+    box.hidden = false;
+    const names = state && Array.isArray(state.players) ? state.players.map((p) => p.name) : [];
+    leds.seats.forEach((s, i) => {
+      const mode = s.flashing ? "blink" : String(s.mode || "off");
+      box.append(el("div", { class: "led", dataset: { mode } },
+        el("span", { class: `lamp ${mode}`, title: mode }),
+        el("span", { text: names[i] || `Seat ${s.seat ?? i + 1}` })));
+    });
+    if (leds.status) {
+      box.append(el("div", { class: "led", dataset: { mode: leds.status } },
+        el("span", { class: `lamp status-${leds.status}${leds.status_flash ? " blink" : ""}`, title: `status ${leds.status}` }),
+        el("span", { text: leds.simulated ? "status (simulated)" : "status" })));
+    }
+  }
+
+  function renderHealth(health) {
+    const box = $("health");
+    box.replaceChildren();
+    const parts = Object.entries(health);
+    if (!parts.length) {
+      box.append(el("span", { class: "unknown", text: "No camera reported yet: moves are entered here." }));
+      return;
+    }
+    for (const [name, h] of parts) {
+      box.append(el("span", { class: h.status || "unknown", title: h.detail || "", text: `${name}: ${h.status}${h.detail ? ` — ${h.detail}` : ""}` }));
+    }
+  }
+
+  function renderLog(game) {
+    const log = $("log");
+    log.replaceChildren();
+    if (!game) return;
+    for (const e of game.log.slice().reverse()) {
+      const correct = e.kind === "move" ? el("button", { type: "button", class: "small secondary", text: "Correct", onclick: () => correctMove(e) }) : null;
+      log.append(el("li", { class: `kind-${e.kind}`, dataset: { id: e.event_id } },
+        el("span", { class: "text", text: e.text }),
+        el("span", { class: `src src-${e.source}`, text: e.source }),
+        el("span", { class: "meta", text: TC.clock(e.time) }), correct));
+    }
+  }
+
+  function correctMove(event) {
+    const move = window.prompt(`What really happened instead of "${event.text}"?`, event.text);
+    if (move && move.trim() && move.trim() !== event.text) act("/api/correct", { target: event.event_id, move: move.trim(), event_id: newEventId() });
+  }
+
+  // Quick buttons for the moves allowed now, when the game can list a handful of them.
+  let quickFor = null;
+  async function refreshQuickMoves(game) {
+    const key = game ? `${game.session_id}:${game.log.length ? game.log[game.log.length - 1].event_id : ""}` : "";
+    if (key === quickFor) return;
+    quickFor = key;
+    const box = $("quick");
+    if (!game || (game.state && game.state.over)) { box.replaceChildren(); return; }
+    try {
+      const legal = await getJSON("/api/game/legal");
+      box.replaceChildren();
+      if (legal.moves && legal.count <= 12) {
+        for (const move of legal.moves) box.append(el("button", { type: "button", class: "secondary", text: move, onclick: () => play(move) }));
+      }
+    } catch (err) { /* the message is shown */ }
+  }
+
+  async function play(move) {
+    const done = await act("/api/move", { move, event_id: newEventId() });
+    if (done) $("move").value = "";
+  }
+  $("move-form").addEventListener("submit", (ev) => { ev.preventDefault(); if ($("move").value.trim()) play($("move").value.trim()); });
+
+  // The live view holds one of the companion's few camera streams: off until asked, off when hidden.
+  let watching = false;
+  function setLive(on) {
+    watching = on;
+    const img = $("live-img");
+    $("live-toggle").textContent = on ? "Stop watching" : "Watch the camera";
+    if (on) {
+      img.hidden = false;
+      $("live-note").hidden = true;
+      img.src = `/api/live.mjpg?t=${Date.now()}`;
+    } else {
+      img.removeAttribute("src");
+      img.hidden = true;
+      $("live-note").hidden = false;
+      $("live-note").textContent = "The live view is off to save the companion's work.";
+    }
+  }
+  $("live-img").addEventListener("error", () => {
+    if (!watching) return;
+    $("live-img").hidden = true;
+    $("live-note").hidden = false;
+    $("live-note").textContent = "The camera view is busy (other phones are watching) or the companion restarted: trying again in 10 s.";
+    setTimeout(() => { if (watching && document.visibilityState === "visible") setLive(true); }, 10000);
+  });
+  $("live-toggle").addEventListener("click", () => setLive(!watching));
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden" && watching) { setLive(false); watching = "paused"; }
+    else if (document.visibilityState === "visible" && watching === "paused") setLive(true);
+  });
+
+  onState(render);
+})();
