@@ -1,0 +1,123 @@
+"""Picture dice (Fandooble's chests, dragons, knights...): faces taught once, then recognised by template.
+
+Teaching shows each face of each die to the camera; every sample becomes a small
+colour descriptor of the die turned square (Lab, brightness relative to the face,
+colour kept: a green and a red dragon may share a drawing). Reading compares a die
+with every sample in its four quarter turns and a one-pixel shift and takes the
+nearest; the confidence is the margin to the nearest sample of a *different* face.
+The templates also record which faces each die has (its face counts), which the
+odds need.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .find import Candidate, find_dice
+from .scan import scan, upright_patch
+from .types import DiceReading
+
+DESCRIPTOR = 20  # the die is described at this many pixels a side
+MAX_DISTANCE = 40.0  # farther than this from every taught sample: not a taught face
+_WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)  # brightness counts less: light changes it
+
+
+def describe(patch: np.ndarray) -> np.ndarray:
+    """Descriptor of an upright die patch (BGR): DESCRIPTOR x DESCRIPTOR x 3 float32."""
+    small = cv2.resize(patch, (DESCRIPTOR + 2, DESCRIPTOR + 2), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] -= np.median(lab[..., 0])
+    lab[..., 1:] -= 128.0
+    return lab * _WEIGHTS
+
+
+@dataclass
+class FaceTemplates:
+    """Taught samples (die, face, descriptor) and the faces of each die, in the order they were taught.
+
+    ``dice`` maps a die's name to its faces, one letter per physical face (``"CCGGRR"``).
+    """
+
+    samples: list[tuple[str, str, np.ndarray]] = field(default_factory=list)
+    dice: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def faces(self) -> set[str]:
+        return {face for _, face, _ in self.samples}
+
+    def face_counts(self, die: str) -> dict[str, int]:
+        return dict(Counter(self.dice.get(die, "")))
+
+    def describe_single(self, image: np.ndarray, die_px: float | None = None) -> np.ndarray:
+        """The descriptor of the one die in ``image``; ValueError saying what was seen otherwise."""
+        candidates, _ = find_dice(image, die_px)
+        flat = [c for c in candidates if not c.problem]
+        if len(flat) != 1:
+            seen = "no die" if not candidates else f"{len(flat)} dice lying flat of {len(candidates)} found"
+            raise ValueError(f"show exactly one die, lying flat in the tray: saw {seen}")
+        patch, _ = upright_patch(image, flat[0], DESCRIPTOR * 3)
+        return describe(patch)
+
+    def learn(self, die: str, face: str, image: np.ndarray, *, new_face: bool = True,
+              die_px: float | None = None) -> None:
+        """Add a sample of ``face`` of ``die`` from a picture of that one die.
+
+        ``new_face`` counts a physical face of the die (False for a second look at the same face).
+        """
+        self.add(die, face, self.describe_single(image, die_px), new_face=new_face)
+
+    def add(self, die: str, face: str, descriptor: np.ndarray, *, new_face: bool = True) -> None:
+        self.samples.append((die, face, np.asarray(descriptor, np.float32)))
+        if new_face:
+            self.dice[die] = self.dice.get(die, "") + face
+
+    def match(self, descriptor: np.ndarray) -> tuple[str, str, float, float]:
+        """(die, face, distance to the nearest sample, distance to the nearest sample of another face)."""
+        if not self.samples:
+            raise ValueError("no faces are taught")
+        stack = np.stack([s[2] for s in self.samples])  # N x D+2 x D+2 x 3
+        views = _views(descriptor)  # V x D x D x 3
+        distances = np.full(len(self.samples), np.inf, np.float32)
+        for dy in (0, 1, 2):
+            for dx in (0, 1, 2):
+                window = stack[:, dy:dy + DESCRIPTOR, dx:dx + DESCRIPTOR]
+                d = np.abs(window[:, None] - views[None]).mean(axis=(2, 3, 4)).min(axis=1)
+                distances = np.minimum(distances, d)
+        best = int(np.argmin(distances))
+        die, face, _ = self.samples[best]
+        others = [d for (_, f, _), d in zip(self.samples, distances) if f != face]
+        return die, face, float(distances[best]), float(min(others)) if others else float("inf")
+
+
+def _views(descriptor: np.ndarray) -> np.ndarray:
+    """The inner part of the descriptor in its four quarter turns."""
+    inner = descriptor[1:-1, 1:-1]
+    return np.stack([np.rot90(inner, k) for k in range(4)])
+
+
+class TaughtReader:
+    """Reads dice whose faces were taught (:class:`FaceTemplates`)."""
+
+    kind = "taught"
+
+    def __init__(self, templates: FaceTemplates, die_px: float | None = None, min_confidence: float = 0.0):
+        self.templates = templates
+        self.die_px = die_px
+        self.min_confidence = min_confidence
+
+    def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
+        return scan(image, zone, self.die_px, self._read_one)
+
+    def _read_one(self, image: np.ndarray, c: Candidate, die_px: float):
+        patch, _ = upright_patch(image, c, DESCRIPTOR * 3)
+        die, face, nearest, other = self.templates.match(describe(patch))
+        if nearest > MAX_DISTANCE:
+            return None, 0.0, "not a taught face", None
+        confidence = float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))
+        if confidence < self.min_confidence:
+            return None, confidence, "face unclear", die
+        return face, confidence, "", die
