@@ -1,39 +1,143 @@
-"""Wires the runtime, the dashboard server and the watchdog together for ``companion run``."""
+"""The whole companion in one process, as ``companion run`` and the systemd service start it.
+
+Start-up order, each step before the next:
+
+1. the configuration is checked beyond its types (pins in conflict, a file camera
+   without files, a calibration that is not four corners): refused with file, key, reason;
+2. the database passes ``quick_check`` or is restored from the newest good backup
+   (:mod:`companion.backups`), and today's backup is taken;
+3. the runtime (the one writer), the GPIO panel with the LED and button observers,
+   the camera supervisor and the dashboard (waitress) start;
+4. systemd is told ``READY=1``.
+
+The main loop then pings systemd's watchdog (``WATCHDOG=1``) only while the
+runtime, the web server thread and the camera supervisor are all alive; a frozen
+loop or a dead part stops the pings and systemd restarts the service. A camera that
+is merely down is not a dead part: the supervisor keeps restarting it and the game
+goes on by hand.
+
+Vision attaches through ``on_frame``: a callable the camera supervisor's reader
+thread calls with every :class:`hardware.camera.Frame`. Without one, the raw
+picture is published to the live view.
+"""
 
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import threading
+import time
 from pathlib import Path
+from typing import Any, Callable
 
+from companion import backups
 from companion.config import Config
+from companion.errors import ConfigError
 from companion.eventlog import DB_NAME, EventLog
 from companion.runtime import Runtime
 
 _log = logging.getLogger(__name__)
 
+BACKUP_CHECK_S = 300.0  # how often the main loop asks whether today's backup is due
+
+
+def check_config(config: Config) -> None:
+    """Checks that span several keys or look at the machine; raises ConfigError naming file, key and reason."""
+    from hardware.gpio import PinConflict, check_pins
+
+    source = config.source
+    try:
+        check_pins(config["gpio"])
+    except PinConflict as exc:
+        raise ConfigError(f"{source} [gpio] {exc}") from None
+    camera = config["camera"]
+    if camera["backend"] == "file":
+        path = camera["file_path"]
+        if not path:
+            raise ConfigError(f'{source} [camera] file_path = "": the file camera needs a folder of images or a video')
+        if not Path(path).exists():
+            raise ConfigError(f'{source} [camera] file_path = "{path}": no such file or folder')
+    if camera["work_width"] > camera["full_width"]:
+        raise ConfigError(f"{source} [camera] work_width = {camera['work_width']}: must not exceed "
+                          f"full_width ({camera['full_width']})")
+    corners = config["table"]["corners_px"]
+    if corners not in ([], None):
+        good = (isinstance(corners, list) and len(corners) == 4
+                and all(isinstance(c, list) and len(c) == 2
+                        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in c) for c in corners))
+        if not good:
+            raise ConfigError(f"{source} [table] corners_px: must be [] or four [x, y] pairs (NW, NE, SE, SW)")
+
+
+def watchdog_interval(env=os.environ) -> float | None:
+    """systemd's watchdog interval in seconds (``WATCHDOG_USEC``), or None when there is none."""
+    try:
+        usec = int(env.get("WATCHDOG_USEC", "0"))
+    except ValueError:
+        return None
+    if usec <= 0:
+        return None
+    pid = env.get("WATCHDOG_PID")
+    if pid and pid.isdigit() and int(pid) != os.getpid():
+        return None  # meant for another process
+    return usec / 1_000_000
+
 
 class Appliance:
-    """The whole companion in one process: one runtime, one web server."""
+    """The runtime, dashboard, camera and GPIO of one table.
 
-    def __init__(self, config: Config, data_dir: Path):
+    :param camera_backend: picamera2, usb, file or demo; None follows the configuration and ``COMPANION_CAMERA``.
+    :param camera_factory: builds an unstarted camera (tests); overrides ``camera_backend``.
+    :param pin_factory: a gpiozero pin factory (tests pass the mock); None follows ``[gpio] pin_factory``.
+    :param on_frame: the vision pipeline's hook, called with every frame on the camera's reader thread.
+    :param notifier: anything with ``notify(text)``; default ``sdnotify.SystemdNotifier()``.
+    :param port: overrides ``[server] port``; 0 picks a free port (tests).
+    """
+
+    def __init__(self, config: Config, data_dir: Path, *, camera_backend: str | None = None,
+                 camera_factory: Callable[[], Any] | None = None, pin_factory=None,
+                 on_frame: Callable[[Any], None] | None = None, notifier=None, use_gpio: bool = True,
+                 use_camera: bool = True, port: int | None = None):
         from web import create_app
 
+        check_config(config)
         self.config = config
         self.data_dir = Path(data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.boot = backups.check_at_start(self.data_dir)
+        if self.boot.status in ("restored", "failed"):
+            _log.error("%s", self.boot.detail)
         self.log = EventLog(self.data_dir / DB_NAME)
+        backups.record(self.log, self.boot)
         self.runtime = Runtime(config, self.log)
+        self.runtime.set_health("database", self.boot.health, self.boot.detail)
         self.app = create_app(config, self.runtime)
+        self.camera_backend = camera_backend
+        self.camera_factory = camera_factory
+        self.pin_factory = pin_factory
+        self.on_frame = on_frame
+        self.use_gpio = use_gpio
+        self.use_camera = use_camera
+        self.notifier = notifier
+        self.listen_port = config.get("server", "port") if port is None else port
+        self.panel = None
+        self.leds = None
+        self.supervisor = None
+        # Called at the top of every main-loop turn; tests freeze the loop with one.
+        self.loop_hooks: list[Callable[[], None]] = []
         self._server = None
         self._server_thread: threading.Thread | None = None
+        self._last_backup_check = 0.0
+        self._unhealthy_since: float | None = None
+
+    # -- start and stop --------------------------------------------------------------
 
     @property
     def url(self) -> str:
         host = self.config.get("server", "host")
-        port = self.port
         shown = socket.gethostname() + ".local" if host in ("0.0.0.0", "::") else host
-        return f"http://{shown}:{port}/"
+        return f"http://{shown}:{self.port}/"
 
     @property
     def port(self) -> int:
@@ -42,36 +146,138 @@ class Appliance:
         return self.config.get("server", "port")
 
     def start(self) -> None:
+        self.runtime.start()
+        self._backup()
+        if self.use_gpio:
+            self._start_gpio()
+        if self.use_camera:
+            self._start_camera()
+        self._start_web()
+
+    def _backup(self) -> None:
+        self._last_backup_check = time.monotonic()
+        try:
+            taken = backups.backup_if_due(self.log, self.data_dir)
+        except Exception:  # a full disk must not stop the game; the doctor reports free space
+            _log.exception("the daily backup failed")
+            return
+        if taken is not None:
+            _log.info("backup taken: %s", taken)
+
+    def _start_gpio(self) -> None:
+        from hardware.gpio import PinConflict, Panel, is_mock
+        from companion.buttons import ButtonInputs
+        from companion.leds import LedObserver
+
+        try:
+            self.panel = Panel.from_config(self.config["gpio"], pin_factory=self.pin_factory)
+        except PinConflict as exc:
+            raise ConfigError(f"{self.config.source} [gpio] {exc}") from None
+        except Exception as exc:  # pins held by another program, no pin library: play on without LEDs
+            _log.error("LEDs and buttons are off: %s", exc)
+            self.runtime.set_health("gpio", "degraded", f"LEDs and buttons are off: {exc}")
+            return
+        self.leds = LedObserver(self.panel).attach(self.runtime)
+        ButtonInputs(self.runtime, self.panel, refused=self.leds.refused)
+        simulated = is_mock(self.panel.factory)
+        self.runtime.set_health("gpio", "ok", "simulated pins (not a Raspberry Pi)" if simulated
+                                else f"{self.panel.seats} seat LEDs and {len(self.panel.next_buttons)} next buttons")
+
+    def _start_camera(self) -> None:
+        from hardware.camera.select import camera_factory
+        from hardware.supervisor import CameraSupervisor
+
+        factory = self.camera_factory or camera_factory(self.config, self.camera_backend)
+        self.supervisor = CameraSupervisor(
+            factory, on_frame=self._frame, on_health=self._camera_health,
+            frame_timeout=self.config.get("camera", "frame_timeout_s"),
+        )
+        self.supervisor.start()
+
+    def _frame(self, frame) -> None:
+        if self.on_frame is not None:
+            self.on_frame(frame)
+        else:
+            self.runtime.live_view.publish(frame.work)
+
+    def _camera_health(self, status: str, detail: str) -> None:
+        # The runtime knows ok, degraded and failed; starting and stopped are degraded moments.
+        self.runtime.set_health("camera", status if status in ("ok", "failed") else "degraded", detail)
+
+    def _start_web(self) -> None:
         from waitress.server import create_server
 
-        self.runtime.start()
         server = self.config["server"]
         # Every open stream holds a thread: size the pool so streams can never starve the API.
         threads = server["max_streams"] + server["max_video_streams"] + 4
         self._server = create_server(
-            self.app, host=server["host"], port=server["port"], threads=threads,
+            self.app, host=server["host"], port=self.listen_port, threads=threads,
             max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
         )
         self._server_thread = threading.Thread(target=self._server.run, name="companion-web", daemon=True)
         self._server_thread.start()
 
-    def healthy(self) -> bool:
-        return self.runtime.alive and self._server_thread is not None and self._server_thread.is_alive()
-
-    def serve_until(self, stop: threading.Event) -> None:
-        """The main loop: pings systemd's watchdog only while every part is alive."""
-        import sdnotify
-
-        notifier = sdnotify.SystemdNotifier()
-        notifier.notify("READY=1")
-        while not stop.wait(1.0):
-            if self.healthy():
-                notifier.notify("WATCHDOG=1")
-            else:
-                _log.error("a part of the companion stopped responding; withholding the watchdog ping")
-
     def stop(self) -> None:
+        if self.notifier is not None:
+            self.notifier.notify("STOPPING=1")
         if self._server is not None:
             self._server.close()
+            if self._server_thread is not None:
+                self._server_thread.join(5)
+        if self.supervisor is not None:
+            self.supervisor.stop()
         self.runtime.stop()
+        if self.panel is not None:
+            self.panel.close()
         self.log.close()
+        sock = getattr(self.notifier, "socket", None)
+        if sock is not None:
+            sock.close()
+
+    # -- the main loop ------------------------------------------------------------------
+
+    def problems(self) -> list[str]:
+        """What is not alive: empty while the runtime, the web thread and the camera supervisor all answer."""
+        found = []
+        if not self.runtime.alive:
+            found.append("the runtime thread stopped answering")
+        if self._server_thread is None or not self._server_thread.is_alive():
+            found.append("the web server thread stopped")
+        if self.supervisor is not None and not self.supervisor.alive:
+            found.append("the camera supervisor stopped answering")
+        return found
+
+    def healthy(self) -> bool:
+        return not self.problems()
+
+    def serve_until(self, stop: threading.Event) -> None:
+        """Tells systemd READY=1, then runs the main loop until ``stop`` is set."""
+        if self.notifier is None:
+            import sdnotify
+
+            self.notifier = sdnotify.SystemdNotifier()
+        interval = watchdog_interval()
+        # Ping at least twice per watchdog interval (systemd's advice), and look around every second.
+        tick = min(1.0, interval / 2) if interval else 1.0
+        self.notifier.notify("READY=1")
+        self.notifier.notify(f"STATUS=serving {self.url}")
+        while not stop.wait(tick):
+            self.turn()
+
+    def turn(self) -> None:
+        """One turn of the main loop."""
+        for hook in list(self.loop_hooks):
+            hook()
+        problems = self.problems()
+        if not problems:
+            self._unhealthy_since = None
+            self.notifier.notify("WATCHDOG=1")
+        else:
+            if self._unhealthy_since is None:
+                self._unhealthy_since = time.monotonic()
+                _log.error("withholding the watchdog ping: %s", "; ".join(problems))
+                self.notifier.notify("STATUS=" + "; ".join(problems))
+        if self.leds is not None and self.leds.update_status(self.runtime.snapshot()["health"]):
+            self.runtime.refresh()
+        if time.monotonic() - self._last_backup_check > BACKUP_CHECK_S:
+            self._backup()

@@ -1,4 +1,4 @@
-"""``companion run``: the runtime and the dashboard on the local network."""
+"""``companion run``: camera, rules, LEDs and the dashboard on the local network."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import threading
 
 from companion.cli.common import add_data_dir, data_dir
 from companion.config import Config
-from companion.eventlog import EventLog
 
 _log = logging.getLogger(__name__)
 
@@ -18,18 +17,24 @@ def register(sub) -> None:
     add_data_dir(p)
     p.add_argument("--host", help="address to listen on (default from the configuration: 0.0.0.0)")
     p.add_argument("--port", type=int, help="dashboard port (default from the configuration: 8080)")
+    p.add_argument("--camera", choices=["auto", "picamera2", "usb", "file", "demo"],
+                   help="which camera to use (default: COMPANION_CAMERA, else [camera] backend, else auto)")
+    p.add_argument("--no-gpio", action="store_true", help="run without LEDs and buttons")
     p.set_defaults(handler=run)
 
 
 def run(args) -> int:
     from companion.appliance import Appliance
 
+    logging.captureWarnings(True)  # camera fallbacks and pin-factory warnings go to the journal
     directory = data_dir(args)
-    config = Config.in_dir(directory)
+    config = Config.in_dir(directory)  # a bad value stops here with file, key and reason
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     if overrides:
         config = config.with_changes({"server": overrides})
-    appliance = Appliance(config, directory)
+    appliance = Appliance(config, directory, camera_backend=args.camera, use_gpio=not args.no_gpio)
+    if appliance.boot.status in ("restored", "failed"):
+        print(f"companion: {appliance.boot.detail}", flush=True)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

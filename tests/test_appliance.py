@@ -1,0 +1,154 @@
+"""The appliance: configuration refused at start, everything wired, faults shown, `companion run` end to end."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from companion.appliance import Appliance, check_config
+from companion.config import CONFIG_NAME, Config
+from companion.errors import ConfigError
+from companion.eventlog import DB_NAME, EventLog
+from hardware.camera.demo import DemoCamera
+from hardware.gpio import Panel
+
+DEMO = functools.partial(DemoCamera, fps=10, size=(320, 180))
+
+
+def write_config(data_dir, text):
+    (data_dir / CONFIG_NAME).write_text(text, "utf-8")
+    return Config.in_dir(data_dir)
+
+
+def wait_until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def appliance_factory(data_dir, mock_factory):
+    made = []
+
+    def build(**options):
+        config = Config.defaults().with_changes({"server": {"host": "127.0.0.1"}})
+        appliance = Appliance(config, data_dir, **{"pin_factory": mock_factory, "camera_factory": DEMO,
+                                                   "port": 0, **options})
+        made.append(appliance)
+        appliance.start()
+        return appliance
+
+    yield build
+    for appliance in made:
+        appliance.stop()
+
+
+def test_bad_values_are_refused_at_start_with_file_key_and_reason(data_dir):
+    config = write_config(data_dir, "[gpio]\nbuzzer = 13\n")
+    with pytest.raises(ConfigError, match=rf"{CONFIG_NAME} \[gpio\] seat_leds\[3\] and buzzer are both on GPIO13"):
+        Appliance(config, data_dir)
+    config = write_config(data_dir, '[camera]\nbackend = "file"\nfile_path = "/nowhere/at/all"\n')
+    with pytest.raises(ConfigError, match=r'\[camera\] file_path = "/nowhere/at/all": no such file'):
+        check_config(config)
+    config = write_config(data_dir, "[table]\ncorners_px = [[1, 2], [3]]\n")
+    with pytest.raises(ConfigError, match=r"\[table\] corners_px: must be \[\] or four"):
+        check_config(config)
+    config = write_config(data_dir, "[camera]\nwork_width = 4000\nfull_width = 2000\n")
+    with pytest.raises(ConfigError, match=r"work_width = 4000: must not exceed full_width"):
+        check_config(config)
+    assert not (data_dir / DB_NAME).exists()  # refused before anything was opened
+
+
+def test_camera_gpio_and_web_come_up_and_the_dashboard_sees_them(appliance_factory):
+    frames = []
+    appliance = appliance_factory(on_frame=frames.append)
+    runtime = appliance.runtime
+    wait_until(lambda: runtime.snapshot()["health"].get("camera", {}).get("status") == "ok")
+    wait_until(lambda: len(frames) >= 3)
+    assert frames[0].work.shape == (180, 320, 3)
+    runtime.new_game("fandooble", ["Ann", "Bob"])
+    appliance.notifier = type("Quiet", (), {"notify": lambda self, text: None})()
+    appliance.turn()  # one turn of the main loop sets the status LED from the health
+    snapshot = runtime.snapshot()
+    assert snapshot["leds"]["status"] == "green" and snapshot["leds"]["seats"][0]["mode"] == "on"
+    assert snapshot["health"]["gpio"]["detail"].startswith("simulated")
+    assert snapshot["health"]["database"]["status"] == "ok"
+    with urllib.request.urlopen(f"http://127.0.0.1:{appliance.port}/api/health", timeout=5) as reply:
+        assert reply.status == 200 and json.loads(reply.read())["health"]["camera"]["status"] == "ok"
+
+
+def test_without_a_frame_consumer_the_live_view_shows_the_raw_picture(appliance_factory):
+    appliance = appliance_factory()
+    view = appliance.runtime.live_view
+    view.wait_for_jpeg(0, 0.01)  # someone is watching: pictures get encoded
+    assert view.wait_for_jpeg(0, 5.0) is not None
+
+
+def test_pins_held_by_another_program_leave_the_game_running_without_leds(appliance_factory, mock_factory):
+    with Panel([5], pin_factory=mock_factory):  # something else holds seat 1's pin
+        appliance = appliance_factory()
+        health = appliance.runtime.snapshot()["health"]["gpio"]
+        assert health["status"] == "degraded" and "LEDs and buttons are off" in health["detail"]
+        assert appliance.runtime.new_game("fandooble", ["Ann", "Bob"])["game"] == "fandooble"
+
+
+def test_a_damaged_database_is_restored_at_start_and_the_game_says_so(data_dir, appliance_factory):
+    from companion.backups import backup_if_due
+    from companion.runtime import ACTIVE_SESSION
+    from companion.session import Session
+
+    with EventLog(data_dir / DB_NAME) as log:
+        game = Session.create(log, "fandooble", ["Ann", "Bob"])
+        log.set_setting(ACTIVE_SESSION, game.session_id)
+        for i in range(30):
+            game.note("note", "padding " * 60, source="cli")
+        backup_if_due(log, data_dir, now=time.time() - 86400)
+    with open(data_dir / DB_NAME, "r+b") as f:
+        f.seek(8192)
+        f.write(os.urandom(4096))
+    appliance = appliance_factory()
+    health = appliance.runtime.snapshot()["health"]["database"]
+    assert health["status"] == "degraded" and "restored the backup" in health["detail"]
+    log = appliance.runtime.snapshot()["game"]["log"]
+    assert log[-1]["source"] == "system" and "restored the backup" in log[-1]["text"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_companion_run_serves_the_demo_table_and_stops_cleanly_on_sigterm(data_dir):
+    port = free_port()
+    env = {**os.environ, "COMPANION_DATA_DIR": str(data_dir), "GPIOZERO_PIN_FACTORY": "mock",
+           "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--camera", "demo", "--host", "127.0.0.1",
+                             "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    try:
+        body = None
+        deadline = time.monotonic() + 30
+        while body is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as reply:
+                    body = json.loads(reply.read())
+            except OSError:
+                time.sleep(0.2)
+        assert body is not None, proc.stdout.read() if proc.poll() is not None else "no answer"
+        assert "database" in body["health"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0, output
+    assert "Table Companion is running" in output
