@@ -376,6 +376,8 @@ def _card_patch(location: int, copy: int, tag_mm: float, rng: np.random.Generato
     quiet = module * QUIET_MODULES
     left = top = STICKER_INSET_MM
     side = tag_mm + 2 * quiet
+    if left + side > CARD_MM[0]:
+        raise ValueError(f"a {tag_mm:.0f} mm tag does not fit on a {CARD_MM[0]:.0f} mm wide card")
     x0, y0 = int(round(left * s)), int(round(top * s))
     x1, y1 = int(round((left + side) * s)), int(round((top + side + 2.5) * s))
     cv2.rectangle(card, (x0, y0), (x1, y1), (245, 245, 245), -1)
@@ -465,7 +467,7 @@ def _blit(frame: np.ndarray, patch: np.ndarray, patch_to_frame: np.ndarray) -> N
 def _local_scale(m, w, h) -> float:
     centre = np.array([w / 2, h / 2])
     pts = effects.map_points(np.array([centre, centre + [1, 0], centre + [0, 1]]), m)
-    return math.sqrt(abs(np.cross(pts[1] - pts[0], pts[2] - pts[0])))
+    return math.sqrt(abs(_cross(pts[1] - pts[0], pts[2] - pts[0])))
 
 
 def _draw_occluder(frame, cover, homography, occluder: Occluder) -> None:
@@ -542,3 +544,7 @@ def display_spots(table_mm: tuple[float, float], count: int) -> list[tuple[tuple
         spots.append(((tw * (col + 0.5) / columns, th * (row + 0.5) / rows), ((i * 37) % 11) - 5.0))
     return spots
 
+
+def _cross(u, v) -> float:
+    """The z of the cross product of two 2-D vectors (numpy 2 deprecates np.cross for 2-D)."""
+    return float(u[0] * v[1] - u[1] * v[0])

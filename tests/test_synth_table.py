@@ -1,0 +1,70 @@
+"""The synthetic table: real tags where the truth says, reproducible from the seed."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import tags
+from vision.qr import get_decoder
+from vision.synth import table as synth
+
+
+def test_first_game_shows_six_stacks_and_four_corners():
+    scene = synth.first_game()
+    assert [s.top for s in scene.stacks] == [(loc, 4) for loc in range(1, 7)]
+    assert sum(len(s.cards) for s in scene.stacks) == 24
+    frame, truth = synth.render(scene, synth.View(size=(2304, 1296), px_per_mm=2.6))
+    assert frame.shape == (1296, 2304, 3) and frame.dtype == np.uint8
+    visible = sorted(t.payload for t in truth.visible())
+    assert visible == sorted([f"FF:{loc:02d}:4" for loc in range(1, 7)] + [f"TB:{c}" for c in tags.CORNERS])
+
+
+def test_truth_matches_what_a_decoder_reads():
+    rng = np.random.default_rng(3)
+    scene = synth.random_scene(rng, n_stacks=10, table_mm=(700, 380), tag_mm=30)
+    frame, truth = synth.render(scene, synth.View(size=(2304, 1296), px_per_mm=2.9, roll_deg=4), rng)
+    found = {d.text: d for d in get_decoder("zxing").decode(frame)}
+    for t in truth.visible():
+        assert t.payload in found
+        assert np.hypot(*np.subtract(found[t.payload].center, t.center_px)) < 3
+        assert found[t.payload].side_px / 21 == pytest.approx(t.module_px, rel=0.1)
+
+
+def test_same_seed_same_picture():
+    a = synth.render(synth.random_scene(np.random.default_rng(5), n_stacks=6), synth.View(size=(640, 360), px_per_mm=0.7,
+                                                                                          noise_sigma=3))[0]
+    b = synth.render(synth.random_scene(np.random.default_rng(5), n_stacks=6), synth.View(size=(640, 360), px_per_mm=0.7,
+                                                                                          noise_sigma=3))[0]
+    assert np.array_equal(a, b)
+
+
+def test_occluders_cover_tags_and_the_truth_says_how_much():
+    rng = np.random.default_rng(8)
+    scene = synth.random_scene(rng, n_stacks=12, partly_covering=4)
+    frame, truth = synth.render(scene, synth.View(size=(2304, 1296), px_per_mm=2.5), rng)
+    partly = [t for t in truth.tags if 0 < t.covered < 1]
+    assert len(partly) >= 2
+    hand = synth.Scene(scene.stacks, occluders=(synth.Occluder("hand", scene.stacks[0].center_mm, 200),))
+    _, covered = synth.render(hand, synth.View(size=(2304, 1296), px_per_mm=2.5))
+    top = tags.format_location(*scene.stacks[0].top)
+    assert top not in {t.payload for t in covered.visible()}
+
+
+def test_tilt_blur_noise_and_light_change_the_picture_as_asked():
+    scene = synth.first_game()
+    flat, _ = synth.render(scene, synth.View(size=(1152, 648), px_per_mm=1.3))
+    dim, _ = synth.render(scene, synth.View(size=(1152, 648), px_per_mm=1.3, light_darkest=0.6))
+    left, right = dim[:, :100].mean(), dim[:, -100:].mean()
+    assert min(left, right) < 0.8 * max(left, right)
+    tilted, truth = synth.render(scene, synth.View(size=(1152, 648), px_per_mm=1.0, tilt_deg=15))
+    sides = [t.module_px for t in truth.tags if t.payload.startswith("TB")]
+    assert max(sides) > 1.1 * min(sides)  # the far side is smaller
+    blurred, _ = synth.render(scene, synth.View(size=(1152, 648), px_per_mm=1.3, blur_sigma=1.0))
+    assert cv2.Laplacian(blurred, cv2.CV_64F).var() < cv2.Laplacian(flat, cv2.CV_64F).var()
+
+
+def test_full_camera_frame_renders_in_bounded_time_and_size():
+    rng = np.random.default_rng(2)
+    frame, truth = synth.render(synth.random_scene(rng), synth.View(px_per_mm=4.6, noise_sigma=6, blur_sigma=1), rng)
+    assert frame.shape == (2592, 4608, 3)
+    assert len(truth.visible()) >= 24
