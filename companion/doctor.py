@@ -1,0 +1,233 @@
+"""``companion doctor``: is this table ready? Camera, GPIO wiring, database and service, in plain words.
+
+Each check answers ``ok``, ``warn`` (works, but worth fixing), ``fail`` (the
+companion cannot do its job) or ``skip`` (could not be checked here). The command
+exits non-zero when anything fails.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.config import Config
+
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
+READ_LIMIT_PX = 3.0  # pixels per QR module below which tags are not read reliably (shared/notes/vision.md)
+QR_MODULES = 21  # a version 1 symbol
+MIN_FREE_MB, LOW_FREE_MB = 50, 500
+
+
+@dataclass(frozen=True)
+class Check:
+    area: str
+    name: str
+    status: str
+    detail: str
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def failed(checks: list[Check]) -> bool:
+    return any(c.status == FAIL for c in checks)
+
+
+# -- camera ---------------------------------------------------------------------------------
+
+def check_camera(config: Config, backend: str | None = None, *, frames: int = 5, camera=None) -> list[Check]:
+    """Found, frames arriving, corner tags in view, tag size against the reading limit."""
+    from hardware.camera.base import CameraError, CameraUnavailable
+    from hardware.camera.select import open_camera
+
+    checks: list[Check] = []
+    if camera is None:
+        with warnings.catch_warnings(record=True) as fallbacks:
+            warnings.simplefilter("always")
+            try:
+                camera = open_camera(config, backend)
+            except CameraUnavailable as exc:
+                return [Check("camera", "found", FAIL, str(exc))]
+        for w in fallbacks:
+            checks.append(Check("camera", "fallback", WARN, str(w.message)))
+    name = getattr(camera, "name", "camera")
+    checks.append(Check("camera", "found", OK if name != "demo" else WARN,
+                        f"{name}" if name != "demo" else "no real camera: the demo table is shown"))
+    try:
+        started = time.monotonic()
+        frame = None
+        for _ in range(frames):
+            frame = camera.read(config.get("camera", "frame_timeout_s"))
+        elapsed = time.monotonic() - started
+        h, w = frame.work.shape[:2]
+        checks.append(Check("camera", "frames arriving", OK,
+                            f"{frames} frames of {w}x{h} in {elapsed:.1f} s ({frames / max(elapsed, 1e-6):.1f}/s)"))
+        checks.extend(check_table_view(config, frame))
+    except CameraError as exc:
+        checks.append(Check("camera", "frames arriving", FAIL, str(exc)))
+    finally:
+        camera.stop()
+    return checks
+
+
+def check_table_view(config: Config, frame) -> list[Check]:
+    """Corner tags in view and their size in pixels per QR module, in the working image and at full resolution."""
+    try:
+        from vision import qr, tags
+    except ImportError as exc:
+        return [Check("camera", "table corners", SKIP, f"the vision modules are not installed ({exc})")]
+    decoder = qr.get_decoder()
+    found = {}
+    for symbol in decoder.decode(frame.work):
+        tag = tags.parse(symbol.text) if symbol.valid else None
+        if tag is not None and hasattr(tag, "corner"):
+            found[tag.corner] = symbol.side_px / QR_MODULES
+    checks = []
+    corners = getattr(tags, "CORNERS", ("NW", "NE", "SE", "SW"))
+    missing = [c for c in corners if c not in found]
+    if not missing:
+        checks.append(Check("camera", "table corners", OK, "all four corner tags are in view"))
+    elif config.get("table", "corners_px"):
+        checks.append(Check("camera", "table corners", WARN,
+                            f"corner tags {', '.join('TB:' + c for c in missing)} not seen; the stored calibration is used"))
+    else:
+        checks.append(Check("camera", "table corners", FAIL if len(missing) == len(corners) else WARN,
+                            f"corner tags {', '.join('TB:' + c for c in missing)} not in view: place them at the "
+                            "table's corners or calibrate on the dashboard"))
+    if found:
+        smallest = min(found.values())
+        full = smallest * frame.scale
+        if smallest >= READ_LIMIT_PX:
+            checks.append(Check("camera", "tag size", OK, f"{smallest:.1f} px per module (limit {READ_LIMIT_PX:g})"))
+        elif full >= READ_LIMIT_PX:
+            checks.append(Check("camera", "tag size", WARN,
+                                f"{smallest:.1f} px per module in the working image, {full:.1f} at full resolution: "
+                                "tags are read from full-resolution stills, which is slower"))
+        else:
+            checks.append(Check("camera", "tag size", FAIL,
+                                f"{full:.1f} px per module even at full resolution, below the reading limit of "
+                                f"{READ_LIMIT_PX:g}: lower the camera, raise the resolution or print larger tags"))
+    return checks
+
+
+# -- GPIO -----------------------------------------------------------------------------------
+
+def check_gpio(config: Config, *, pin_factory=None, blink: bool = True, step: float = 0.4,
+               say: Callable[[str], None] = print) -> list[Check]:
+    """Pins free of conflicts and of other programs; with ``blink``, every LED lit in turn for a person to see."""
+    from hardware.gpio import Panel, PinConflict, is_mock
+
+    try:
+        panel = Panel.from_config(config["gpio"], pin_factory=pin_factory)
+    except PinConflict as exc:
+        return [Check("gpio", "pin map", FAIL, f"{config.source} [gpio] {exc}")]
+    except Exception as exc:
+        return [Check("gpio", "pins free", FAIL, f"{type(exc).__name__}: {exc} (is the companion service "
+                                                  "running? sudo systemctl stop companion, then try again)")]
+    with panel:
+        kind = "simulated pins (not a Raspberry Pi)" if is_mock(panel.factory) else type(panel.factory).__name__
+        checks = [Check("gpio", "pins free", OK, f"{len(panel.pins)} pins claimed through {kind}")]
+        if blink:
+            say("Watch the table: each LED lights in turn, then the buzzer sounds.")
+            panel.walk(step=step, say=lambda text: say(f"  now: {text}"))
+            checks.append(Check("gpio", "wiring walk", OK, "every LED was lit in turn; check none stayed dark"))
+    return checks
+
+
+# -- database -------------------------------------------------------------------------------
+
+def check_database(data_dir: Path) -> list[Check]:
+    from companion.backups import list_backups
+    from companion.eventlog import DB_NAME, EventLog
+
+    db = Path(data_dir) / DB_NAME
+    checks = []
+    if not db.exists():
+        checks.append(Check("database", "integrity", WARN, f"no database yet at {db}: it is created at the first start"))
+    else:
+        verdict = EventLog.check_file(db)
+        checks.append(Check("database", "integrity", OK if verdict == "ok" else FAIL,
+                            f"{db} passes quick_check" if verdict == "ok" else f"{db} is damaged: {verdict}"))
+    probe = Path(data_dir)
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    free_mb = shutil.disk_usage(probe).free / 1e6
+    status = FAIL if free_mb < MIN_FREE_MB else WARN if free_mb < LOW_FREE_MB else OK
+    checks.append(Check("database", "free space", status, f"{free_mb:,.0f} MB free on {probe}"))
+    found = list_backups(data_dir)
+    if not found:
+        checks.append(Check("database", "backups", WARN, "no backup yet: one is taken each day the companion runs"))
+    else:
+        age_days = (time.time() - found[0].stat().st_mtime) / 86400
+        checks.append(Check("database", "backups", OK if age_days < 2 else WARN,
+                            f"{len(found)} backups, the newest {found[0].name} ({age_days:.1f} days old)"))
+    return checks
+
+
+# -- service --------------------------------------------------------------------------------
+
+def service_state(unit: str = "companion", run=subprocess.run) -> str | None:
+    """``systemctl is-active``'s answer, or None where systemctl is not available."""
+    if shutil.which("systemctl") is None and run is subprocess.run:
+        return None
+    try:
+        result = run(["systemctl", "is-active", unit], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return (result.stdout or "").strip() or None
+
+
+def check_service(state: str | None) -> Check:
+    if state is None:
+        return Check("service", "companion.service", SKIP, "systemctl is not available here")
+    if state == "active":
+        return Check("service", "companion.service", OK, "running")
+    if state == "failed":
+        return Check("service", "companion.service", FAIL,
+                     "failed: see journalctl -u companion -n 50 for why")
+    return Check("service", "companion.service", WARN,
+                 f"{state}: not running as a service (setup.sh --service installs it)")
+
+
+# -- everything -----------------------------------------------------------------------------
+
+def run_doctor(config: Config, data_dir: Path, *, backend: str | None = None, blink: bool = True,
+               pin_factory=None, step: float = 0.4, service: str | None | Any = "ask", camera=None,
+               say: Callable[[str], None] = print) -> list[Check]:
+    state = service_state() if service == "ask" else service
+    service_check = check_service(state)
+    checks: list[Check] = []
+    if state == "active":
+        # The service owns the camera and the pins; opening them here would only find them busy.
+        note = "the running service uses it (its health is on the dashboard); stop the service to test it here"
+        checks += [Check("camera", "found", SKIP, note), Check("gpio", "pins free", SKIP, note)]
+    else:
+        checks += check_camera(config, backend, camera=camera)
+        checks += check_gpio(config, pin_factory=pin_factory, blink=blink, step=step, say=say)
+    checks += check_database(data_dir)
+    checks.append(service_check)
+    return checks
+
+
+MARKS = {OK: "ok  ", WARN: "WARN", FAIL: "FAIL", SKIP: "skip"}
+
+
+def report(checks: list[Check]) -> str:
+    lines = []
+    area = None
+    for c in checks:
+        if c.area != area:
+            area = c.area
+            lines.append(f"{area}:")
+        lines.append(f"  [{MARKS[c.status]}] {c.name}: {c.detail}")
+    fails = sum(c.status == FAIL for c in checks)
+    warns = sum(c.status == WARN for c in checks)
+    lines.append("")
+    lines.append("All good: the table is ready." if not fails and not warns else
+                 f"{fails} problem{'s' * (fails != 1)} and {warns} warning{'s' * (warns != 1)}.")
+    return "\n".join(lines)

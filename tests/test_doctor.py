@@ -1,0 +1,96 @@
+"""`companion doctor`: a clear report, and a non-zero exit when the table is not ready."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.config import CONFIG_NAME, Config
+from companion.doctor import check_database, check_gpio, check_service, check_table_view, failed, report, \
+    run_doctor, service_state
+from companion.eventlog import DB_NAME, EventLog
+from hardware.camera.base import Frame
+from hardware.camera.demo import DemoCamera, SyntheticTable
+
+
+def statuses(checks):
+    return {(c.area, c.name): c.status for c in checks}
+
+
+def test_a_ready_table_passes_with_the_wiring_walk_on_mock_pins(data_dir, mock_factory):
+    EventLog(data_dir / DB_NAME).close()
+    said = []
+    checks = run_doctor(Config.defaults(), data_dir, backend="demo", pin_factory=mock_factory, step=0.01,
+                        service="active-check-skipped", say=said.append)
+    got = statuses(checks)
+    assert got[("camera", "frames arriving")] == "ok" and got[("gpio", "wiring walk")] == "ok"
+    assert got[("database", "integrity")] == "ok" and not failed(checks)
+    assert "  now: seat 1 LED (GPIO5)" in said
+    assert [s.state for s in mock_factory.pin(26).states] == [0.0, 1.0, 0.0]  # seat 5 blinked once
+    text = report(checks)
+    assert "camera:\n  [WARN] found: no real camera: the demo table is shown" in text
+
+
+def test_corner_tags_and_their_size_are_judged_against_the_reading_limit():
+    pytest.importorskip("vision.qr")
+    config = Config.defaults()
+    good = Frame(work=SyntheticTable((1280, 720), module_px=5)(0), timestamp=0.0)
+    got = statuses(check_table_view(config, good))
+    assert got == {("camera", "table corners"): "ok", ("camera", "tag size"): "ok"}
+    small = SyntheticTable((640, 360), module_px=2)(0)
+    full = SyntheticTable((1280, 720), module_px=4)(0)
+    # About 2 px per module in the working image: readable only from the full-resolution frame.
+    rescued = check_table_view(config, Frame(work=small, timestamp=0.0, _full=lambda: full))[1]
+    assert rescued.status == "warn" and "full resolution" in rescued.detail
+    too_small = check_table_view(config, Frame(work=small, timestamp=0.0))[1]
+    assert too_small.status == "fail" and "below the reading limit of 3" in too_small.detail
+    blank = Frame(work=np.full((360, 640, 3), 90, np.uint8), timestamp=0.0)
+    corners = check_table_view(config, blank)[0]
+    assert corners.status == "fail" and "TB:NW, TB:NE, TB:SE, TB:SW not in view" in corners.detail
+
+
+def test_a_damaged_database_and_a_pin_conflict_fail(data_dir, mock_factory):
+    with EventLog(data_dir / DB_NAME) as log:
+        sid = log.create_session("fandooble", {"players": ["A", "B"]})
+        for i in range(50):
+            log.append(sid, "note", "x" * 500, source="cli")
+    with open(data_dir / DB_NAME, "r+b") as f:
+        f.seek(8192)
+        f.write(os.urandom(4096))
+    db = statuses(check_database(data_dir))
+    assert db[("database", "integrity")] == "fail"
+    config = Config.defaults().with_changes({"gpio": {"undo_button": 5}})
+    gpio = check_gpio(config, pin_factory=mock_factory, blink=False)
+    assert gpio[0].status == "fail" and "seat_leds[1] and undo_button are both on GPIO5" in gpio[0].detail
+
+
+def test_the_service_state_is_read_from_systemctl():
+    def fake(answer):
+        return lambda *a, **k: subprocess.CompletedProcess(a, 3, stdout=answer + "\n", stderr="")
+
+    assert service_state(run=fake("active")) == "active"
+    assert check_service("active").status == "ok"
+    assert check_service("failed").status == "fail" and "journalctl" in check_service("failed").detail
+    assert check_service("inactive").status == "warn" and check_service(None).status == "skip"
+
+
+def test_a_running_service_is_not_disturbed(data_dir, mock_factory):
+    checks = run_doctor(Config.defaults(), data_dir, pin_factory=mock_factory, service="active")
+    got = statuses(checks)
+    assert got[("camera", "found")] == "skip" and got[("gpio", "pins free")] == "skip"
+    assert len(mock_factory.pins) == 0  # no pin was touched
+
+
+def test_the_command_exits_non_zero_when_something_fails(data_dir, capsys, monkeypatch):
+    import companion.doctor as doctor
+
+    monkeypatch.setattr(doctor, "service_state", lambda *a, **k: None)
+    assert main(["doctor", "--camera", "demo", "--no-blink", "--data-dir", str(data_dir)]) == 0
+    assert "database:" in capsys.readouterr().out
+    (data_dir / CONFIG_NAME).write_text('[camera]\nbackend = "file"\nfile_path = "/nowhere"\n')
+    assert main(["doctor", "--no-blink", "--data-dir", str(data_dir)]) == 1
+    assert "[FAIL] found: /nowhere does not exist" in capsys.readouterr().out
