@@ -1,0 +1,166 @@
+"""``companion dice``: teach the camera your dice, say which kind the table uses, show what is known.
+
+    companion dice teach --die dragon --faces CCGGRR        # the camera; one face after the other
+    companion dice teach --die special --faces FFKKWW
+    companion dice teach --images DIR                       # or photos: <die>_<face>_<n>[_<look>].png
+    companion dice aruco 0=C 1=C 2=G 3=G 4=R 5=R ...        # ArUco sticker id -> face
+    companion dice use pips|taught|aruco
+    companion dice show
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+from companion.cli.common import add_data_dir, data_dir, print_json
+from companion.dicestore import KINDS, DiceStore
+from companion.errors import ConfigError, SetupError
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\d+)(?:_(?P<look>\d+))?$")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("dice", help="teach the camera your dice; show what it knows",
+                       description=__doc__.split("\n\n", 1)[0])
+    dice_sub = p.add_subparsers(dest="dice_command", metavar="ACTION")
+    dice_sub.required = True
+
+    teach = dice_sub.add_parser("teach", help="show each face of each die to the camera (or give photos)")
+    add_data_dir(teach)
+    teach.add_argument("--images", type=Path, help="learn from photos named <die>_<face>_<n>[_<look>].png instead")
+    teach.add_argument("--die", default="dragon", help="the die being taught with the camera (default dragon)")
+    teach.add_argument("--faces", help="its faces in the order you will show them, e.g. CCGGRR")
+    teach.add_argument("--looks", type=int, default=2, help="pictures per face, turning the die between (default 2)")
+    teach.add_argument("--camera", dest="backend", help="camera backend (default: the configuration's)")
+    teach.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each face (default 60)")
+    teach.add_argument("--add", action="store_true", help="keep what was taught before (another die)")
+    teach.set_defaults(handler=run_teach)
+
+    aruco = dice_sub.add_parser("aruco", help="ArUco sticker ids and the faces they stand for")
+    add_data_dir(aruco)
+    aruco.add_argument("pairs", nargs="+", metavar="ID=FACE")
+    aruco.set_defaults(handler=run_aruco)
+
+    use = dice_sub.add_parser("use", help="which kind of dice the camera reads")
+    add_data_dir(use)
+    use.add_argument("kind", choices=KINDS)
+    use.set_defaults(handler=lambda args: (DiceStore(data_dir(args)).set_kind(args.kind), _show(args))[1])
+
+    show = dice_sub.add_parser("show", help="what is taught and configured")
+    add_data_dir(show)
+    show.set_defaults(handler=_show)
+
+
+def _show(args) -> int:
+    print_json(DiceStore(data_dir(args)).describe())
+    return 0
+
+
+def _face_label(face: str) -> str:
+    from companion.games.fandooble.state import FACE_ORDER, face_name
+
+    return f"{face} ({face_name(face)})" if face in FACE_ORDER else face
+
+
+def _progress(step: int, total: int, text: str) -> None:
+    print(f"[{step}/{total}] {text}", file=sys.stderr, flush=True)
+
+
+def run_teach(args) -> int:
+    from vision.dice.faces import FaceTemplates
+
+    store = DiceStore(data_dir(args))
+    templates = (store.load_templates() if args.add else None) or FaceTemplates()
+    if args.images:
+        _teach_from_images(templates, args.images)
+    else:
+        _teach_from_camera(templates, args)
+    store.save_templates(templates)
+    return _show(args)
+
+
+def _teach_from_images(templates, folder: Path) -> None:
+    import cv2
+
+    if not folder.is_dir():
+        raise SetupError(f"--images {folder}: no such folder")
+    files = []
+    for path in sorted(folder.iterdir()):
+        match = _NAME.match(path.stem)
+        if path.suffix.lower() in IMAGE_SUFFIXES and match:
+            files.append((path, match))
+    if not files:
+        raise SetupError(f"--images {folder}: no photos named <die>_<face>_<n>.png (e.g. dragon_C_1.png)")
+    seen_faces: set[tuple[str, str]] = set()
+    for step, (path, match) in enumerate(files, start=1):
+        die, face, number = match["die"], match["face"].upper(), match["n"]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SetupError(f"{path}: not a picture OpenCV can read")
+        new_face = (die, number) not in seen_faces
+        seen_faces.add((die, number))
+        try:
+            templates.learn(die, face, image, new_face=new_face)
+        except ValueError as exc:
+            raise SetupError(f"{path.name}: {exc}") from exc
+        _progress(step, len(files), f"die {die}, face {number}: {_face_label(face)} learned from {path.name}")
+
+
+def _teach_from_camera(templates, args) -> None:
+    """Shows which face to put in the tray next; takes each picture once the die has been set down and is still."""
+    from hardware.camera.select import open_camera
+    from vision.motion import Stillness
+
+    from companion.config import Config
+
+    if not args.faces:
+        raise SetupError("say which faces the die has, in the order you will show them: --faces CCGGRR")
+    faces = args.faces.upper()
+    config = Config.in_dir(data_dir(args))
+    total = len(faces) * args.looks
+    step = 0
+    camera = open_camera(config, args.backend)
+    try:
+        for number, face in enumerate(faces, start=1):
+            for look in range(args.looks):
+                step += 1
+                turn = " (turn the die a little)" if look else ""
+                _progress(step, total, f"die {args.die}, face {number} of {len(faces)}: put {_face_label(face)} "
+                                       f"face up in the tray{turn}")
+                image = _next_still_picture(camera, Stillness(), args.timeout)
+                while True:
+                    try:
+                        templates.learn(args.die, face, image, new_face=look == 0)
+                        break
+                    except ValueError as exc:
+                        _progress(step, total, f"{exc}; try again")
+                        image = _next_still_picture(camera, Stillness(), args.timeout)
+                _progress(step, total, "got it")
+    finally:
+        camera.stop()
+
+
+def _next_still_picture(camera, stillness, timeout: float):
+    """The first still picture after the hand has moved (the die was set down or turned)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        frame = camera.read()
+        if stillness.update(frame.work) and stillness.moved_since_still:
+            stillness.settled()
+            return frame.work
+    raise ConfigError(f"no die was set down within {timeout:.0f} s: teaching stopped, nothing was stored")
+
+
+def run_aruco(args) -> int:
+    table: dict[int, str] = {}
+    for pair in args.pairs:
+        key, sep, face = pair.partition("=")
+        if not sep or not key.strip().isdigit() or not face.strip():
+            raise SetupError(f"{pair!r}: write ID=FACE, e.g. 0=C (sticker 0 is a treasure chest)")
+        table[int(key)] = face.strip().upper()
+    DiceStore(data_dir(args)).save_face_table(table)
+    return _show(args)

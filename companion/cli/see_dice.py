@@ -1,0 +1,64 @@
+"""``companion see --dice IMAGE... [--dice-kind pips|taught|aruco]``: read the dice in photos.
+
+Prints one JSON line per image: ``image``, ``dice`` (each ``face``, ``confidence``,
+``box_px`` in the photo's pixels, and ``reason`` when unreadable), ``unreadable`` (count)
+and ``ms`` (reading time). Taught faces and the ArUco face table come from the data
+directory (``companion dice teach`` / ``companion dice aruco``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from companion.cli.common import data_dir
+from companion.dicestore import DiceStore
+from companion.errors import ConfigError, SetupError
+
+
+def make_reader(kind: str | None, store: DiceStore):
+    from vision.dice import ArucoReader, PipReader, TaughtReader
+
+    kind = kind or store.kind
+    if kind == "pips":
+        return PipReader()
+    if kind == "taught":
+        templates = store.load_templates()
+        if templates is None:
+            raise ConfigError("no faces are taught yet: run 'companion dice teach' first")
+        return TaughtReader(templates)
+    if kind == "aruco":
+        return ArucoReader(store.face_table())
+    raise SetupError(f"--dice-kind {kind!r}: choose pips, taught or aruco")
+
+
+def run(args) -> int:
+    import cv2
+
+    store = DiceStore(data_dir(args))
+    reader = make_reader(getattr(args, "dice_kind", None), store)
+    work_width = getattr(args, "work_width", None)
+    status = 0
+    for path in args.images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            print(f"companion see: {path}: not a picture OpenCV can read", file=sys.stderr)
+            status = 2
+            continue
+        scale = 1.0
+        if work_width and image.shape[1] > work_width:
+            scale = image.shape[1] / work_width
+            image = cv2.resize(image, (work_width, round(image.shape[0] / scale)), interpolation=cv2.INTER_AREA)
+        start = time.perf_counter()
+        reading = reader.read(image)
+        ms = (time.perf_counter() - start) * 1000
+        dice = []
+        for die in reading.dice:
+            shown = die.to_json()
+            shown["box_px"] = [round(v * scale) for v in die.box]
+            dice.append(shown)
+        line = {"image": str(path), "kind": reader.kind, "dice": dice, "unreadable": len(reading.unreadable),
+                "ms": round(ms, 1)}
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+    return status

@@ -1,0 +1,157 @@
+"""What the companion knows about the table's dice, kept in ``<data_dir>/dice/``.
+
+* ``dice.json``: which kind of dice the camera reads (``pips``, ``taught``, ``aruco``),
+  the taught dice and their faces (one letter per physical face, in teaching order),
+  the ArUco face table (marker id -> face) and the labels of the taught samples;
+* ``templates.npz``: the taught samples' descriptors (see :mod:`vision.dice.faces`).
+
+Both are written to a temporary file and renamed, so a power cut leaves the old or the
+new version, never half of one. The Fandooble option ``faces=CCGGRR/FFKKWW`` the odds
+and the engine use comes from the taught face counts (:meth:`DiceStore.fandooble_faces`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from companion.errors import ConfigError
+
+KINDS = ("pips", "taught", "aruco")
+_DRAGON, _SPECIAL = "CGR", "FKW"
+
+
+class DiceStore:
+    def __init__(self, data_dir: str | Path):
+        self.root = Path(data_dir) / "dice"
+
+    @property
+    def _json(self) -> Path:
+        return self.root / "dice.json"
+
+    @property
+    def _npz(self) -> Path:
+        return self.root / "templates.npz"
+
+    # -- settings ----------------------------------------------------------------
+
+    def settings(self) -> dict:
+        """The stored settings; defaults when nothing was stored yet."""
+        if not self._json.is_file():
+            return {"kind": "pips", "dice": {}, "face_table": {}, "samples": []}
+        try:
+            data = json.loads(self._json.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"{self._json}: cannot read the dice settings ({exc}); teach the dice again") from exc
+        data.setdefault("kind", "pips")
+        data.setdefault("dice", {})
+        data.setdefault("face_table", {})
+        data.setdefault("samples", [])
+        return data
+
+    def _write_settings(self, data: dict) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        _atomic_write(self._json, json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8"))
+
+    @property
+    def kind(self) -> str:
+        return self.settings()["kind"]
+
+    def set_kind(self, kind: str) -> None:
+        if kind not in KINDS:
+            raise ConfigError(f"dice kind {kind!r}: choose one of {', '.join(KINDS)}")
+        if kind == "taught" and not self._npz.is_file():
+            raise ConfigError("no faces are taught yet: run 'companion dice teach' first")
+        self._write_settings({**self.settings(), "kind": kind})
+
+    # -- ArUco ---------------------------------------------------------------------
+
+    def face_table(self) -> dict[int, str]:
+        return {int(k): v for k, v in self.settings()["face_table"].items()}
+
+    def save_face_table(self, table: dict[int, str]) -> None:
+        self._write_settings({**self.settings(), "face_table": {str(k): v for k, v in sorted(table.items())},
+                              "kind": "aruco"})
+
+    # -- taught faces -----------------------------------------------------------------
+
+    def save_templates(self, templates) -> None:
+        """Keep taught :class:`vision.dice.FaceTemplates` and make ``taught`` the kind of dice read."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        descriptors = np.stack([s[2] for s in templates.samples]) if templates.samples else np.zeros((0,))
+        with tempfile.NamedTemporaryFile(dir=self.root, suffix=".npz", delete=False) as tmp:
+            np.savez_compressed(tmp, descriptors=descriptors)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp.name, self._npz)
+        self._write_settings({**self.settings(), "kind": "taught", "dice": dict(templates.dice),
+                              "samples": [[die, face] for die, face, _ in templates.samples]})
+
+    def load_templates(self):
+        """The taught :class:`vision.dice.FaceTemplates`, or None when nothing was taught."""
+        from vision.dice.faces import FaceTemplates
+
+        settings = self.settings()
+        if not self._npz.is_file() or not settings["samples"]:
+            return None
+        with np.load(self._npz) as archive:
+            descriptors = archive["descriptors"]
+        if len(descriptors) != len(settings["samples"]):
+            raise ConfigError(f"{self._npz} does not match {self._json}: teach the dice again")
+        templates = FaceTemplates()
+        for (die, face), descriptor in zip(settings["samples"], descriptors):
+            templates.add(die, face, descriptor, new_face=False)
+        templates.dice = dict(settings["dice"])
+        return templates
+
+    def face_counts(self) -> dict[str, dict[str, int]]:
+        """Each taught die's faces, counted: ``{"dragon": {"C": 2, "G": 2, "R": 2}, ...}``."""
+        return {die: {f: faces.count(f) for f in dict.fromkeys(faces)} for die, faces in self.settings()["dice"].items()}
+
+    def fandooble_faces(self) -> str | None:
+        """The Fandooble game option value (``CCGGRR/FFKKWW``) from the taught dice, or None.
+
+        The Dragon/Treasure die is the taught die whose faces are all chests and dragons,
+        the Fandooble die the one whose faces are all Fandooble, knight and wizard.
+        """
+        return fandooble_faces(self.settings()["dice"])
+
+    def describe(self) -> dict:
+        """What ``companion dice show`` prints."""
+        settings = self.settings()
+        faces = self.fandooble_faces()
+        return {
+            "kind": settings["kind"],
+            "directory": str(self.root),
+            "dice": {die: {"faces": f, "counts": self.face_counts()[die]} for die, f in settings["dice"].items()},
+            "samples": len(settings["samples"]),
+            "face_table": settings["face_table"],
+            "fandooble_option": f"faces={faces}" if faces else None,
+        }
+
+
+def fandooble_faces(dice: dict[str, str]) -> str | None:
+    """``CCGGRR/FFKKWW`` from taught dice ``{name: faces}``.
+
+    None unless both types of die are taught and the dice of one type agree (the three
+    Dragon/Treasure dice are alike: teaching one is enough).
+    """
+    order = _DRAGON + _SPECIAL
+    spelled = {"".join(sorted(f, key=order.index)) for f in dice.values() if f and set(f) <= set(order)}
+    dragon = [f for f in spelled if set(f) <= set(_DRAGON)]
+    special = [f for f in spelled if set(f) <= set(_SPECIAL)]
+    if len(dragon) != 1 or len(special) != 1:
+        return None
+    return f"{dragon[0]}/{special[0]}"
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
+        tmp.write(data)
+        tmp.flush()
+        os.fsync(tmp.fileno())
+    os.replace(tmp.name, path)
