@@ -38,7 +38,7 @@ def test_reads_tags_stacks_and_millimetres(table_png, data_dir, capsys, decoder)
     for t in truth.visible():
         assert np.hypot(*np.subtract(seen[t.payload]["center_px"], t.center_px)) < 4  # full-image pixels
         assert np.hypot(*np.subtract(seen[t.payload]["table_mm"], t.center_mm)) < 3
-    assert [(s["location"], s["top_copy"]) for s in line["stacks"]] == [(loc, 4) for loc in range(1, 7)]
+    assert [(s["location"], s["top_copy"]) for s in line["stacks"]] == [(loc, 1) for loc in range(1, 7)]
     assert line["ignored"] == 0 and line["geometry"] == "corners"
 
 

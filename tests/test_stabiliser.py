@@ -90,7 +90,7 @@ def test_watcher_reads_a_rendered_table_and_ignores_a_passing_hand():
     with_hand, _ = synth.render(hand_scene, view)
     watcher = TableWatcher(width_mm=800, height_mm=450, still_frames=3, persist_s=0.5)
     stable = [s for i in range(6) if (s := watcher.update(work=still, now=i * 0.2)) is not None]
-    assert len(stable) == 1 and stable[0].top_copies() == {loc: 4 for loc in range(1, 7)}
+    assert len(stable) == 1 and stable[0].top_copies() == {loc: 1 for loc in range(1, 7)}
     assert stable[0].geometry == "corners"
     frames = [with_hand] * 8 + [still] * 6  # the hand rests, then leaves
     later = [s for i, f in enumerate(frames) if (s := watcher.update(work=f, now=2 + i * 0.2)) is not None]

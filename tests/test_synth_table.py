@@ -11,12 +11,12 @@ from vision.synth import table as synth
 
 def test_first_game_shows_six_stacks_and_four_corners():
     scene = synth.first_game()
-    assert [s.top for s in scene.stacks] == [(loc, 4) for loc in range(1, 7)]
+    assert [s.top for s in scene.stacks] == [(loc, 1) for loc in range(1, 7)]  # dealt from the sorted deck
     assert sum(len(s.cards) for s in scene.stacks) == 24
     frame, truth = synth.render(scene, synth.View(size=(2304, 1296), px_per_mm=2.6))
     assert frame.shape == (1296, 2304, 3) and frame.dtype == np.uint8
     visible = sorted(t.payload for t in truth.visible())
-    assert visible == sorted([f"FF:{loc:02d}:4" for loc in range(1, 7)] + [f"TB:{c}" for c in tags.CORNERS])
+    assert visible == sorted([f"FF:{loc:02d}:1" for loc in range(1, 7)] + [f"TB:{c}" for c in tags.CORNERS])
 
 
 def test_truth_matches_what_a_decoder_reads():

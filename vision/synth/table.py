@@ -178,7 +178,7 @@ def render(scene: Scene, view: View = View(), rng: np.random.Generator | None = 
 
     cover = np.zeros((h, w), np.uint8)
     for occluder in scene.occluders:
-        _draw_occluder(frame, cover, homography, occluder)
+        draw_occluder(frame, homography, occluder, cover)
 
     truths = []
     for truth, index in owners:
@@ -470,8 +470,10 @@ def _local_scale(m, w, h) -> float:
     return math.sqrt(abs(_cross(pts[1] - pts[0], pts[2] - pts[0])))
 
 
-def _draw_occluder(frame, cover, homography, occluder: Occluder) -> None:
-    """A hand (palm and fingers) or an animal figure, drawn over the frame and into ``cover``."""
+def draw_occluder(frame: np.ndarray, homography: np.ndarray, occluder: Occluder,
+                  cover: np.ndarray | None = None) -> None:
+    """Draw a hand (palm and fingers) or an animal figure over ``frame`` (in place), and into ``cover``
+    when given. ``homography`` maps table millimetres to the frame's pixels."""
     centre = effects.map_points(np.array([occluder.center_mm]), homography)[0]
     scale = math.sqrt(abs(np.linalg.det(_jacobian(homography, occluder.center_mm))))
     size = occluder.size_mm * scale
@@ -491,7 +493,8 @@ def _draw_occluder(frame, cover, homography, occluder: Occluder) -> None:
         parts.append((centre, (size * 0.5, size * 0.38), a))
     for c, radii, angle in parts:
         effects.blob(frame, c, radii, angle, occluder.colour)
-        cv2.ellipse(cover, (int(c[0]), int(c[1])), (int(radii[0]), int(radii[1])), angle, 0, 360, 255, -1)
+        if cover is not None:
+            cv2.ellipse(cover, (int(c[0]), int(c[1])), (int(radii[0]), int(radii[1])), angle, 0, 360, 255, -1)
 
 
 def _jacobian(homography, point_mm) -> np.ndarray:
@@ -526,8 +529,9 @@ def _covered(quad: np.ndarray, later: list[np.ndarray], cover: np.ndarray) -> fl
 
 
 def first_game(table_mm: tuple[float, float] = (800.0, 450.0), tag_mm: float = 25.0, seed: int = 0) -> Scene:
-    """The first game of a new campaign: locations 1-6 as six stacks of four, copy 4 on top."""
-    stacks = tuple(Stack(spot, angle, tuple((loc, c) for c in range(1, 5)))
+    """The first game of a new campaign: locations 1-6 as six stacks of four, dealt from the sorted
+    deck so copy 1 lies on top (as the engine's display has it)."""
+    stacks = tuple(Stack(spot, angle, tuple((loc, c) for c in range(4, 0, -1)))
                    for loc, (spot, angle) in zip(range(1, 7), display_spots(table_mm, 6)))
     return Scene(stacks, table_mm, tag_mm, seed=seed)
 

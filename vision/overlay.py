@@ -1,0 +1,67 @@
+"""Drawing what vision found over a frame, for the dashboard's live view.
+
+Pure drawing on a copy of the working image: tag outlines (ours green, foreign
+grey, duplicates red), each stack's label (``07·2`` on top), the table outline
+from the geometry, and a status line. Text is drawn with OpenCV's Hershey font,
+so ``·`` is written as ``-``.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+OURS = (60, 200, 60)
+FOREIGN = (150, 150, 150)
+DUPLICATE = (40, 40, 230)
+HIDDEN = (0, 190, 255)
+TABLE = (255, 180, 0)
+
+
+def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, status: str | None = None) -> np.ndarray:
+    """A copy of ``image`` (BGR, working-image size) with the detections drawn on it.
+
+    ``reading`` is a :class:`vision.reader.FrameReading`, ``snapshot`` a
+    :class:`vision.cards.TableSnapshot` (the stable one shows hidden stacks too),
+    ``geometry`` a :class:`vision.geometry.TableGeometry`. Any of them may be None.
+    """
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    scale = max(1.0, out.shape[1] / 1280.0)  # lines and text readable on a phone at any stream size
+    thick = max(1, int(round(2 * scale)))
+    font = 0.5 * scale
+    if geometry is not None:
+        outline = geometry.to_px([[0, 0], [geometry.width_mm, 0], [geometry.width_mm, geometry.height_mm],
+                                  [0, geometry.height_mm]])
+        cv2.polylines(out, [np.round(outline).astype(np.int32)], True, TABLE, thick, cv2.LINE_AA)
+    duplicates = set(getattr(snapshot, "duplicates", ()) or ())
+    if reading is not None:
+        for s in reading.sightings:
+            colour = FOREIGN if s.tag is None else (DUPLICATE if s.text in duplicates else OURS)
+            cv2.polylines(out, [np.round(s.corners).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
+            if s.tag is None:
+                x, y = s.corners.min(axis=0)
+                _label(out, "ignored", (x, y - 4), colour, font, thick)
+    if snapshot is not None:
+        for stack in snapshot.stacks:
+            text = f"{stack.location:02d}-{stack.top_copy if stack.top_copy is not None else '?'}"
+            if stack.hidden:
+                text += " (hidden)"
+            colour = HIDDEN if stack.hidden else OURS
+            x, y = stack.center_px
+            cv2.circle(out, (int(x), int(y)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
+            _label(out, text, (x + 8 * scale, y - 8 * scale), colour, font * 1.3, thick)
+    if status is None and snapshot is not None:
+        status = (f"{len(snapshot.stacks)} stacks, {len(snapshot.tags)} tags, {snapshot.ignored} ignored"
+                  + (f", table from {snapshot.geometry}" if snapshot.geometry else ", no table geometry"))
+        if snapshot.problems:
+            status += " | " + snapshot.problems[0]
+    if status:
+        _label(out, status, (10 * scale, 24 * scale), (255, 255, 255), font * 1.2, thick)
+    return out
+
+
+def _label(image, text, origin, colour, font_scale, thick) -> None:
+    """Text with a dark outline so it reads on any background."""
+    x, y = int(origin[0]), int(max(origin[1], 12))
+    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour, thick, cv2.LINE_AA)
