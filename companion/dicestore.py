@@ -103,8 +103,11 @@ class DiceStore:
         if len(descriptors) != len(settings["samples"]):
             raise ConfigError(f"{self._npz} does not match {self._json}: teach the dice again")
         templates = FaceTemplates()
-        for (die, face), descriptor in zip(settings["samples"], descriptors):
-            templates.add(die, face, descriptor, new_face=False)
+        try:
+            for (die, face), descriptor in zip(settings["samples"], descriptors):
+                templates.add(die, face, descriptor, new_face=False)
+        except ValueError as exc:
+            raise ConfigError(f"{self._npz}: {exc}") from exc
         templates.dice = dict(settings["dice"])
         return templates
 

@@ -22,13 +22,15 @@ from .scan import scan, upright_patch
 from .types import DiceReading
 
 DESCRIPTOR = 20  # the die is described at this many pixels a side
+PAD = 2  # samples keep this many extra pixels a side, so a die a little off-centre still matches
+CORE = 0.85  # the descriptor covers this share of the die's outline: the face, not its rim or shadow
 MAX_DISTANCE = 40.0  # farther than this from every taught sample: not a taught face
-_WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)  # brightness counts less: light changes it
+_WEIGHTS = np.array([0.3, 1.0, 1.0], np.float32)  # brightness counts less: light changes it
 
 
 def describe(patch: np.ndarray) -> np.ndarray:
     """Descriptor of an upright die patch (BGR): DESCRIPTOR x DESCRIPTOR x 3 float32."""
-    small = cv2.resize(patch, (DESCRIPTOR + 2, DESCRIPTOR + 2), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(patch, (DESCRIPTOR + 2 * PAD, DESCRIPTOR + 2 * PAD), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab[..., 0] -= np.median(lab[..., 0])
     lab[..., 1:] -= 128.0
@@ -59,7 +61,7 @@ class FaceTemplates:
         if len(flat) != 1:
             seen = "no die" if not candidates else f"{len(flat)} dice lying flat of {len(candidates)} found"
             raise ValueError(f"show exactly one die, lying flat in the tray: saw {seen}")
-        patch, _ = upright_patch(image, flat[0], DESCRIPTOR * 3)
+        patch, _ = upright_patch(image, flat[0], DESCRIPTOR * 3, grow=CORE)
         return describe(patch)
 
     def learn(self, die: str, face: str, image: np.ndarray, *, new_face: bool = True,
@@ -71,6 +73,10 @@ class FaceTemplates:
         self.add(die, face, self.describe_single(image, die_px), new_face=new_face)
 
     def add(self, die: str, face: str, descriptor: np.ndarray, *, new_face: bool = True) -> None:
+        shape = (DESCRIPTOR + 2 * PAD, DESCRIPTOR + 2 * PAD, 3)
+        if np.shape(descriptor) != shape:
+            raise ValueError(f"a face sample of shape {np.shape(descriptor)} is not of this version's {shape}: "
+                             "teach the dice again")
         self.samples.append((die, face, np.asarray(descriptor, np.float32)))
         if new_face:
             self.dice[die] = self.dice.get(die, "") + face
@@ -82,8 +88,8 @@ class FaceTemplates:
         stack = np.stack([s[2] for s in self.samples])  # N x D+2 x D+2 x 3
         views = _views(descriptor)  # V x D x D x 3
         distances = np.full(len(self.samples), np.inf, np.float32)
-        for dy in (0, 1, 2):
-            for dx in (0, 1, 2):
+        for dy in range(2 * PAD + 1):
+            for dx in range(2 * PAD + 1):
                 window = stack[:, dy:dy + DESCRIPTOR, dx:dx + DESCRIPTOR]
                 d = np.abs(window[:, None] - views[None]).mean(axis=(2, 3, 4)).min(axis=1)
                 distances = np.minimum(distances, d)
@@ -95,7 +101,7 @@ class FaceTemplates:
 
 def _views(descriptor: np.ndarray) -> np.ndarray:
     """The inner part of the descriptor in its four quarter turns."""
-    inner = descriptor[1:-1, 1:-1]
+    inner = descriptor[PAD:-PAD, PAD:-PAD]
     return np.stack([np.rot90(inner, k) for k in range(4)])
 
 
@@ -113,7 +119,7 @@ class TaughtReader:
         return scan(image, zone, self.die_px, self._read_one)
 
     def _read_one(self, image: np.ndarray, c: Candidate, die_px: float):
-        patch, _ = upright_patch(image, c, DESCRIPTOR * 3)
+        patch, _ = upright_patch(image, c, DESCRIPTOR * 3, grow=CORE)
         die, face, nearest, other = self.templates.match(describe(patch))
         if nearest > MAX_DISTANCE:
             return None, 0.0, "not a taught face", None

@@ -51,11 +51,13 @@ def foreground(image: np.ndarray, die_px: float | None = None) -> np.ndarray:
     coloured = (chroma > 16) | (ratio < 0.55) | (ratio > 1.18)
     # Sharp outlines: Canny on brightness; closing joins a die's outline, filling makes it solid.
     grey = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
-    edges = cv2.Canny(grey, 50, 120)
+    edges = cv2.Canny(grey, 30, 70)
     side = die_px or max(12.0, min(w, h) / 16)
     close = max(3, int(side * 0.2) | 1)
     ring = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close)))
-    mask = (coloured.astype(np.uint8) * 255) | _fill_holes(ring)
+    # A shadow only darkens the tray, keeping its colour: take it out again where the outline fill took it in.
+    shadow = (ratio > 0.45) & (ratio < 0.93) & (chroma < 10)
+    mask = (coloured.astype(np.uint8) * 255) | (_fill_holes(ring) & ~(shadow.astype(np.uint8) * 255))
     mask = _fill_holes(mask)
     opening = max(3, int(side * 0.18) | 1)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (opening, opening)))

@@ -10,6 +10,7 @@ one of the six a die has, or the confidence drops.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import cv2
@@ -105,14 +106,32 @@ def count_pips(patch: np.ndarray, mask: np.ndarray) -> tuple[int | None, float]:
     blobs, threshold, _ = find_pips(patch, mask)
     if not blobs:
         return None, 0.0
+    size = patch.shape[0]
     typical = float(np.median([b[0] for b in blobs])) if len(blobs) > 1 else blobs[0][0]
     counted = sum(max(1, int(round(b[0] / typical))) if b[0] > 1.7 * typical else 1 for b in blobs)
+    fit = layout_fit([b[1] for b in blobs], counted, size) if counted <= 6 else 0.0
+    if fit < 0.5 and len(blobs) > 1:
+        # A crumb of rim or marbling among the pips spoils the layout: the largest subset that
+        # makes a die face wins, if it makes one clearly.
+        best = _best_subset(blobs, size)
+        if best is not None:
+            blobs, counted, fit = best
     if counted > 6:
         return None, 0.0
-    fit = layout_fit([b[1] for b in blobs], counted, patch.shape[0])
     contrast = min(b[2] for b in blobs) / threshold
     confidence = float(np.clip(fit, 0, 1) * np.clip((contrast - 1.0) * 2.0 + 0.5, 0, 1))
     return counted, confidence
+
+
+def _best_subset(blobs, size: int):
+    ranked = sorted(blobs, key=lambda b: -b[2])[:9]  # the most contrasted first
+    for k in range(min(6, len(ranked) - 1), 0, -1):
+        scored = [(layout_fit([b[1] for b in subset], k, size), subset)
+                  for subset in itertools.combinations(ranked, k)]
+        fit, subset = max(scored, key=lambda s: s[0])
+        if fit >= 0.7:
+            return list(subset), k, fit * 0.8  # a blob was left out: less sure than a clean face
+    return None
 
 
 def layout_fit(points: list[np.ndarray], count: int, side: float) -> float:
