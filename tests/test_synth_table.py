@@ -68,3 +68,54 @@ def test_full_camera_frame_renders_in_bounded_time_and_size():
     frame, truth = synth.render(synth.random_scene(rng), synth.View(px_per_mm=4.6, noise_sigma=6, blur_sigma=1), rng)
     assert frame.shape == (2592, 4608, 3)
     assert len(truth.visible()) >= 24
+
+
+# --- the demo script -------------------------------------------------------------------------------
+
+def test_demo_script_is_a_legal_game_for_the_engine():
+    from companion.games import fable
+    from vision.synth.demo import DemoGame
+
+    demo = DemoGame(("Anne", "Paul", "Rachel"), turns=60)
+    state = fable.setup(list(demo.players), demo.options())
+    assert demo.steps[0].display == tuple((s.number, tuple(c.copy for c in s.cards)) for s in state.display)
+    purchases = 0
+    for step in demo.steps[1:]:
+        for move in step.entered + step.camera:
+            state = fable.apply(state, fable.parse_move(move))
+        purchases += any(m.startswith("buy") for m in step.camera)
+        assert step.display == tuple((s.number, tuple(c.copy for c in s.cards)) for s in state.display)
+        assert sum(len(c) for _, c in step.display) == 24
+    assert purchases >= 8
+    assert state.over  # the script plays the game to its end
+
+
+def test_demo_frames_show_the_scripted_table_with_hands_between_stills():
+    from vision.reader import TagReader
+    from vision.synth.demo import DemoGame
+
+    demo = DemoGame(turns=4, size=(1920, 1080), hand_frames=4, still_frames=2)
+    frames = list(demo.frames())
+    assert [f.phase for f in frames[:8]] == ["still", "still", "hands", "hands", "hands", "hands", "still", "still"]
+    assert all(f.image.shape == (1080, 1920, 3) for f in frames)
+    assert [f.index for f in frames] == list(range(len(frames)))
+    reader = TagReader(reuse_when_still=False)
+    for f in frames:
+        if f.phase != "still":
+            continue
+        seen = {s.text for s in reader.read(f.image).sightings}
+        tops = {f"FF:{loc:02d}:{copies[0]}" for loc, copies in f.step.display}
+        assert tops <= seen, (f.step, seen)
+        assert {t.payload for t in f.truth.visible()} <= seen | {t.payload for t in f.truth.tags if t.covered}
+
+
+def test_demo_camera_plays_the_script():
+    from hardware.camera.demo import DemoCamera
+
+    camera = DemoCamera(fps=0)
+    camera.start()
+    try:
+        frame = camera.read()
+        assert frame.work.ndim == 3 and frame.work.shape[1] >= 1280
+    finally:
+        camera.stop()

@@ -12,6 +12,8 @@ The hot path, per frame:
    nothing but module edges) found on a 1/8 density map, plus the places where
    a tag was read in the previous frame. Only those regions are cut out of the
    full-resolution frame and decoded there, where the modules are twice as big.
+4. Only when nothing at all was read (no corner tags in view: a photo of one
+   code, a covered camera) the decoder's thorough passes run once more.
 
 Positions are in working-image pixels (``TagSighting.corners``), which is also
 what the stored calibration (``table.corners_px``) uses; ``FrameReading.scale``
@@ -110,8 +112,9 @@ class TagReader:
     def __post_init__(self):
         if self.decoder == "zxing":
             self._decode = get_decoder("zxing", thorough=False).decode
+            self._decode_thorough = get_decoder("zxing", thorough=True).decode
         else:
-            self._decode = get_decoder(self.decoder).decode
+            self._decode = self._decode_thorough = get_decoder(self.decoder).decode
         self.scale: float | None = None
 
     def reset(self) -> None:
@@ -152,6 +155,10 @@ class TagReader:
                 else:
                     more, tried = self._read_regions(full_image, regions, size)
                     found.extend(more)
+        if not found and self._decode_thorough is not self._decode:
+            # Nothing at all: not a table with its corner tags in view, perhaps a photo of one code.
+            # Try the decoder's extra passes (inverted, downscaled) before giving up.
+            found = [_sighting(d) for d in self._decode_thorough(grey) if d.valid]
         reading = FrameReading(tuple(_unique(found)), size, self.scale, ms=_ms(start), candidates=tried,
                                problems=tuple(problems))
         self._last, self._last_probe = reading, probe
