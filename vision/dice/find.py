@@ -15,7 +15,7 @@ import numpy as np
 
 # Shape limits for a die lying flat, seen from above (tuned on synthetic renders).
 MIN_FILL = 0.74  # die area / its rotated bounding rectangle; a disc is 0.785, a tilted die lower
-MAX_ASPECT = 1.45  # a die seen from above is square; a cocked one shows a top and a wall
+MAX_ASPECT = 1.28  # a die seen from above is square (a glimpse of its sides adds a little); a cocked one is not
 SMALL_PROBE = 110  # background is estimated on a copy this many pixels wide
 
 

@@ -1,0 +1,111 @@
+"""companion dice teach/show/aruco/use and companion see --dice, on rendered photos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.cli import see_dice
+from companion.dicestore import DiceStore, fandooble_faces
+from companion.games import fandooble
+from vision.synth.dice import render_face_photo, render_tray
+
+
+@pytest.fixture
+def photos(tmp_path):
+    folder = tmp_path / "faces"
+    folder.mkdir()
+    rng = np.random.default_rng(3)
+    for die, faces in (("dragon", "CCCGGR"), ("special", "FKKWWW")):
+        for number, face in enumerate(faces, start=1):
+            cv2.imwrite(str(folder / f"{die}_{face}_{number}.png"), render_face_photo(rng, face))
+    return folder
+
+
+def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_dir, capsys):
+    assert main(["dice", "teach", "--images", str(photos), "--data-dir", str(data_dir)]) == 0
+    out, err = capsys.readouterr()
+    assert "[1/12] die dragon, face 1: C (treasure chest)" in err and "[12/12]" in err
+    shown = json.loads(out)
+    assert shown["kind"] == "taught"
+    assert shown["dice"]["dragon"]["counts"] == {"C": 3, "G": 2, "R": 1}
+    assert shown["fandooble_option"] == "faces=CCCGGR/FKKWWW"
+    # The option the teaching produced is one the engine takes, and the odds follow it.
+    state = fandooble.setup(["Lola", "Grace"], {"faces": shown["fandooble_option"].split("=", 1)[1]})
+    assert fandooble.to_json(state)["faces"]["dragon"] == {"C": 3, "G": 2, "R": 1}
+    assert DiceStore(data_dir).load_templates().face_counts("special") == {"F": 1, "K": 2, "W": 3}
+
+
+def test_see_dice_prints_one_json_line_per_image(photos, data_dir, tmp_path, capsys):
+    main(["dice", "teach", "--images", str(photos), "--data-dir", str(data_dir)])
+    capsys.readouterr()
+    tray = tmp_path / "tray.png"
+    cv2.imwrite(str(tray), render_tray(np.random.default_rng(8), kind="fandooble", faces=list("GRK"),
+                                       table="wood").image)
+    pips = tmp_path / "pips.png"
+    cv2.imwrite(str(pips), render_tray(np.random.default_rng(9), kind="pips", faces=["2", "6"]).image)
+    args = argparse.Namespace(images=[str(tray)], dice_kind="taught", data_dir=str(data_dir))
+    assert see_dice.run(args) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert sorted(d["face"] for d in line["dice"]) == ["G", "K", "R"]
+    assert line["unreadable"] == 0 and line["ms"] > 0
+    assert all(len(d["box_px"]) == 4 and 0 <= d["confidence"] <= 1 for d in line["dice"])
+    args = argparse.Namespace(images=[str(pips), str(tray)], dice_kind="pips", data_dir=str(data_dir), work_width=320)
+    see_dice.run(args)
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 2 and sorted(d["face"] for d in lines[0]["dice"]) == ["2", "6"]
+    assert max(d["box_px"][0] for d in lines[0]["dice"]) > 320  # boxes in the photo's own pixels
+
+
+def test_taught_kind_without_teaching_says_what_to_do(data_dir, tmp_path, capsys):
+    args = argparse.Namespace(images=[], dice_kind="taught", data_dir=str(data_dir))
+    with pytest.raises(Exception, match="companion dice teach"):
+        see_dice.run(args)
+
+
+def test_aruco_table_and_kind_are_stored(data_dir, capsys):
+    assert main(["dice", "aruco", "0=C", "1=g", "--data-dir", str(data_dir)]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["kind"] == "aruco" and shown["face_table"] == {"0": "C", "1": "G"}
+    assert main(["dice", "use", "pips", "--data-dir", str(data_dir)]) == 0
+    assert json.loads(capsys.readouterr().out)["kind"] == "pips"
+    assert main(["dice", "aruco", "zero=C", "--data-dir", str(data_dir)]) == 2
+    assert "write ID=FACE" in capsys.readouterr().err
+
+
+def test_badly_named_photo_folder_is_refused(tmp_path, data_dir, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["dice", "teach", "--images", str(tmp_path / "empty"), "--data-dir", str(data_dir)]) == 2
+    assert "<die>_<face>_<n>.png" in capsys.readouterr().err
+
+
+def test_teach_with_the_camera_follows_the_die_being_set_down(tmp_path, data_dir, capsys):
+    # A file camera replays: empty tray, then each face set down and left still for a few frames.
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    rng = np.random.default_rng(5)
+    empty = np.zeros((240, 320, 3), np.uint8)
+    empty[:] = (150, 150, 146)
+    pictures = [empty] * 4
+    for face in "CGR":
+        pictures += [render_face_photo(rng, face)] * 5
+    for i, picture in enumerate(pictures):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), picture)
+    (data_dir / "config.toml").write_text(f'[camera]\nbackend = "file"\nfile_path = "{frames}"\n')
+    code = main(["dice", "teach", "--die", "dragon", "--faces", "CGR", "--looks", "1", "--timeout", "20",
+                 "--data-dir", str(data_dir)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "[1/3] die dragon, face 1 of 3: put C (treasure chest) face up" in err
+    assert json.loads(out)["dice"]["dragon"]["faces"] == "CGR"
+
+
+def test_fandooble_option_needs_both_dice_and_accepts_three_alike():
+    assert fandooble_faces({"d1": "GCRCGR", "d2": "CCGGRR", "s": "WKFFKW"}) == "CCGGRR/FFKKWW"
+    assert fandooble_faces({"d1": "CCGGRR"}) is None
+    assert fandooble_faces({"d1": "CCGGRR", "d2": "CCCGGR", "s": "FFKKWW"}) is None

@@ -1,0 +1,62 @@
+"""Roll detection: nothing is read while dice move; one vote over still frames after a throw."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.dice import PipReader
+from vision.dice.types import Die, DiceReading
+from vision.motion import Stillness
+from vision.roll import DiceObservation, RollDetector, vote
+from vision.synth.dice import render_tray
+
+
+def frames(seed, faces):
+    return render_tray(np.random.default_rng(seed), kind="pips", faces=faces, table="felt", blur_sigma=0.5)
+
+
+def test_a_roll_is_read_once_after_motion_then_stillness():
+    detector = RollDetector(PipReader(), vote_frames=3, stillness=Stillness(still_frames=2))
+    empty = np.zeros((480, 640, 3), np.uint8)
+    empty[:] = (52, 110, 46)
+    thrown = frames(11, ["3", "5", "6"])
+    results = [detector.update(empty, 0.0) for _ in range(3)]
+    assert results == [None] * 3  # still, but nothing thrown yet
+    results = [detector.update(thrown.image, t) for t in range(1, 12)]
+    observations = [r for r in results if r is not None]
+    assert len(observations) == 1  # read once, not again while the dice lie there
+    seen = observations[0]
+    assert isinstance(seen, DiceObservation) and seen.frames == 3
+    assert sorted(seen.faces) == ["3", "5", "6"] and seen.unreadable == 0
+    # A new throw is read again.
+    again = frames(12, ["1", "2"])
+    later = [detector.update(again.image, t) for t in range(12, 20)]
+    assert sorted(next(r for r in later if r is not None).faces) == ["1", "2"]
+
+
+def die(face, x, confidence=0.9):
+    return Die(face, confidence, (x, 10, 30, 30), (x + 15.0, 25.0))
+
+
+def test_vote_takes_the_majority_face_and_drops_flickers():
+    readings = [
+        DiceReading((die("4", 100), die("2", 300)), 30.0),
+        DiceReading((die("5", 101), die("2", 301), die("1", 500)), 30.0),  # a reflection in one frame
+        DiceReading((die("4", 100), die("2", 300)), 30.0),
+    ]
+    seen = vote(readings, kind="pips")
+    assert [d.face for d in seen.dice] == ["4", "2"]
+    assert seen.dice[0].confidence < seen.dice[1].confidence  # one frame disagreed
+
+
+def test_vote_without_majority_is_unreadable():
+    readings = [DiceReading((die(f, 100),), 30.0) for f in ("4", "5", None, "6")]
+    seen = vote(readings)
+    assert seen.faces == [None] and seen.unreadable == 1
+
+
+def test_positions_in_table_millimetres_when_the_geometry_is_known():
+    to_table = np.array([[0.5, 0, 10], [0, 0.5, 20], [0, 0, 1]], np.float64)
+    seen = vote([DiceReading((die("3", 100),), 30.0)], image_to_table=to_table)
+    assert seen.positions == [(67.5, 32.5)]
+    assert seen.to_json()["dice"][0]["position_mm"] == [67.5, 32.5]
