@@ -115,10 +115,11 @@
   async function loadConfig() {
     config = await getJSON("/api/config");
     const form = $("config-form");
+    const open = new Set([...form.querySelectorAll("details[open]")].map((d) => d.dataset.section));
     form.replaceChildren();
     inputs.clear();
     for (const section of config.sections) {
-      const details = el("details", {}, el("summary", { text: `[${section.name}]` }));
+      const details = el("details", { open: open.has(section.name), dataset: { section: section.name } }, el("summary", { text: `[${section.name}]` }));
       for (const key of section.keys) {
         const id = `cfg-${section.name}-${key.key}`;
         let input;

@@ -129,14 +129,14 @@
       $("live-note").hidden = true;
       img.src = `/api/live.mjpg?t=${Date.now()}`;
     } else {
-      img.removeAttribute("src");
+      img.src = "/static/blank.svg"; // replacing the source ends the stream and frees the slot at once
       img.hidden = true;
       $("live-note").hidden = false;
       $("live-note").textContent = "The live view is off to save the companion's work.";
     }
   }
   $("live-img").addEventListener("error", () => {
-    if (!watching) return;
+    if (!watching || !$("live-img").src.includes("/api/live.mjpg")) return;
     $("live-img").hidden = true;
     $("live-note").hidden = false;
     $("live-note").textContent = "The camera view is busy (other phones are watching) or the companion restarted: trying again in 10 s.";

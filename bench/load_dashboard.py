@@ -1,0 +1,325 @@
+"""Load on the dashboard: event-stream and live-view clients while the state API must keep answering.
+
+Runs the real dashboard (``web.create_app``) on waitress on 127.0.0.1, sized as
+``companion run`` sizes it (threads = event-stream cap + live-view cap + 4), with
+a fake camera publishing 640x480 pictures at 10 fps and one Fandooble move per
+second. Two phases:
+
+1. Game night (``--duration`` seconds, default 60): ``--sse`` event-stream clients
+   (default 10), ``--video`` live-view clients (default 2) and one poller asking
+   ``/api/state`` ``--poll-hz`` times a second. Prints the state API's latencies,
+   how long a move takes to reach every event stream, and the live view's frame
+   rate and longest gap.
+2. Overload, side by side (``--overload-s`` seconds each, default 5): more event
+   streams than the server has threads, once with the stream cap (ours: extras are
+   answered 503 at once) and once without it (the alternative: every stream is
+   accepted and holds a thread). Prints what the state API did in each case.
+
+    .venv/bin/python bench/load_dashboard.py               # a minute of game night
+    .venv/bin/python bench/load_dashboard.py --duration 10 # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import logging
+import os
+import random
+import resource
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.config import Config  # noqa: E402
+from companion.eventlog import EventLog  # noqa: E402
+from companion.games import fandooble  # noqa: E402
+from companion.runtime import Runtime  # noqa: E402
+from web import create_app  # noqa: E402
+
+
+class Server:
+    """The dashboard on waitress, as the appliance serves it."""
+
+    def __init__(self, config: Config, data_dir: Path, *, threads: int | None = None):
+        from waitress.server import create_server
+
+        self.log = EventLog(data_dir / "companion.db")
+        self.runtime = Runtime(config, self.log).start()
+        self.app = create_app(config, self.runtime, {"COMPANION_HEARTBEAT_S": 2.0})
+        server = config["server"]
+        self.threads = threads or server["max_streams"] + server["max_video_streams"] + 4
+        self.server = create_server(self.app, host="127.0.0.1", port=0, threads=self.threads,
+                                    outbuf_high_watermark=2 * 1024 * 1024)
+        self.port = self.server.effective_port
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.close()
+        self.runtime.stop()
+        self.log.close()
+
+
+class Camera(threading.Thread):
+    """Publishes a busy 640x480 picture (about 40 KB as JPEG) ten times a second."""
+
+    def __init__(self, runtime):
+        super().__init__(daemon=True)
+        self.runtime = runtime
+        self.stop = threading.Event()
+        rng = np.random.default_rng(1)
+        self.frames = [rng.integers(0, 255, (480, 640, 3), np.uint8) for _ in range(4)]
+        for frame in self.frames:
+            cv2.GaussianBlur(frame, (0, 0), 2.0, dst=frame)
+
+    def run(self) -> None:
+        n = 0
+        while not self.stop.wait(0.1):
+            self.runtime.live_view.publish(self.frames[n % len(self.frames)])
+            n += 1
+
+
+class Mover(threading.Thread):
+    """One Fandooble move a second, sampled from the rules; notes when each new state was published."""
+
+    def __init__(self, runtime):
+        super().__init__(daemon=True)
+        self.runtime = runtime
+        self.stop = threading.Event()
+        self.published: dict[int, float] = {}
+        self.rng = random.Random(7)
+
+    def run(self) -> None:
+        while not self.stop.wait(1.0):
+            session = self.runtime.session
+            state = session.state
+            if state.over:
+                self.runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
+                continue
+            move = fandooble.random_chance(state, self.rng)
+            if move is None or (state.rolls_this_turn and self.rng.random() < 0.4):
+                legal = fandooble.legal_moves(state)
+                move = next((m for m in legal if not isinstance(m, fandooble.Roll)), legal[0])
+            started = time.perf_counter()
+            self.runtime.play(move, source="cli")
+            self.published[self.runtime.snapshot()["version"]] = started
+
+
+def get(port: int, path: str, timeout: float = 10.0) -> tuple[int, float]:
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        return response.status, time.perf_counter() - started
+    finally:
+        conn.close()
+
+
+class EventClient(threading.Thread):
+    """Reads the event stream; for every state it receives, when it arrived."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.status = None
+        self.received: dict[int, float] = {}
+        self.stop = threading.Event()
+        self.opened = threading.Event()
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request("GET", "/api/stream")
+            response = conn.getresponse()
+            self.status = response.status
+            self.opened.set()
+            if response.status != 200:
+                response.read()
+                return
+            while not self.stop.is_set():
+                line = response.fp.readline()
+                if not line:
+                    break
+                if line.startswith(b"id: "):
+                    self.received[int(line[4:])] = time.perf_counter()
+            response.close()
+        except OSError:
+            self.opened.set()
+        finally:
+            conn.close()
+
+
+class VideoClient(threading.Thread):
+    """Reads the MJPEG live view; notes when each picture arrived."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.status = None
+        self.arrivals: list[float] = []
+        self.bytes = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request("GET", "/api/live.mjpg")
+            response = conn.getresponse()
+            self.status = response.status
+            if response.status != 200:
+                response.read()
+                return
+            while not self.stop.is_set():
+                line = response.fp.readline()
+                if not line:
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                    response.fp.readline()
+                    self.bytes += len(response.fp.read(length))
+                    self.arrivals.append(time.perf_counter())
+            response.close()
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+
+def poll(port: int, hz: float, duration: float, timeout: float) -> tuple[list[float], int, int]:
+    """Ask /api/state ``hz`` times a second for ``duration`` seconds: latencies (s), errors, timeouts."""
+    latencies, errors, timeouts = [], 0, 0
+    end = time.perf_counter() + duration
+    while time.perf_counter() < end:
+        tick = time.perf_counter()
+        try:
+            status, took = get(port, "/api/state", timeout)
+            latencies.append(took)
+            errors += status != 200
+        except (TimeoutError, OSError):
+            timeouts += 1
+        time.sleep(max(0.0, 1 / hz - (time.perf_counter() - tick)))
+    return latencies, errors, timeouts
+
+
+def ms(values: list[float], q: float) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.1f}"
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def game_night(args, data_dir: Path) -> None:
+    server = Server(Config.defaults(), data_dir / "night")
+    server.runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
+    camera, mover = Camera(server.runtime), Mover(server.runtime)
+    camera.start()
+    rss_before, threads_before = rss_mb(), threading.active_count()
+    events = [EventClient(server.port) for _ in range(args.sse)]
+    videos = [VideoClient(server.port) for _ in range(args.video)]
+    for client in events + videos:
+        client.start()
+    for client in events:
+        client.opened.wait(5)
+    mover.start()
+    started = time.perf_counter()
+    latencies, errors, timeouts = poll(server.port, args.poll_hz, args.duration, timeout=5.0)
+    elapsed = time.perf_counter() - started
+    mover.stop.set()
+    mover.join(5)
+    time.sleep(0.5)  # the last move's state reaches the streams
+    for client in events + videos:
+        client.stop.set()
+    rss_after = rss_mb()
+    camera.stop.set()
+
+    print(f"\nGame night: {args.sse} event streams, {args.video} live views, /api/state at {args.poll_hz:g} Hz, "
+          f"one move a second, {elapsed:.0f} s (waitress, {server.threads} threads; "
+          f"caps {Config.defaults().get('server', 'max_streams')} + {Config.defaults().get('server', 'max_video_streams')})")
+    print(f"{'':<22}{'count':>8}{'errors':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    print(f"{'/api/state':<22}{len(latencies):>8}{errors + timeouts:>8}{ms(latencies, .5):>9}{ms(latencies, .95):>9}"
+          f"{ms(latencies, .99):>9}{ms(latencies, 1.0):>9}")
+    delays = []
+    missed = 0
+    for client in events:
+        for version, sent in mover.published.items():
+            if version in client.received:
+                delays.append(client.received[version] - sent)
+            elif client.status == 200:
+                missed += 1
+    refused = sum(c.status != 200 for c in events)
+    print(f"{'move -> every stream':<22}{len(delays):>8}{missed + refused:>8}{ms(delays, .5):>9}{ms(delays, .95):>9}"
+          f"{ms(delays, .99):>9}{ms(delays, 1.0):>9}")
+    for i, video in enumerate(videos, 1):
+        gaps = [b - a for a, b in zip(video.arrivals, video.arrivals[1:])]
+        fps = len(video.arrivals) / elapsed
+        kb = video.bytes / max(1, len(video.arrivals)) / 1024
+        print(f"{f'live view {i}':<22}{len(video.arrivals):>8}{int(video.status != 200):>8}"
+              f"   {fps:.1f} fps, {kb:.0f} KB a picture, longest gap {1000 * max(gaps, default=0):.0f} ms")
+    print(f"memory {rss_before:.0f} -> {rss_after:.0f} MB; threads {threads_before} -> {threading.active_count()} "
+          f"(the bench's own clients included)")
+    server.close()
+
+
+def overload(args, data_dir: Path) -> None:
+    """Side by side: more event streams than threads, with and without the cap."""
+    threads = 8
+    clients = threads + 4
+    print(f"\nOverload: {clients} event streams on a server with {threads} threads, "
+          f"then /api/state for {args.overload_s:g} s (2 s timeout)")
+    print(f"{'':<24}{'streams 200':>12}{'refused 503':>12}{'answered':>10}{'timeouts':>10}{'p50 ms':>9}{'p95 ms':>9}")
+    for label, cap in (("capped at 4 (ours)", 4), ("no cap (alternative)", 64)):
+        config = Config.from_mapping({"server": {"max_streams": cap, "max_video_streams": 1}})
+        server = Server(config, data_dir / label.split()[0], threads=threads)
+        server.runtime.new_game("fandooble", ["Lola", "Grace"])
+        streams = [EventClient(server.port) for _ in range(clients)]
+        for client in streams:
+            client.start()
+        for client in streams:
+            client.opened.wait(2)
+        latencies, _, timeouts = poll(server.port, 10, args.overload_s, timeout=2.0)
+        accepted = sum(c.status == 200 for c in streams)
+        refused = sum(c.status == 503 for c in streams)
+        print(f"{label:<24}{accepted:>12}{refused:>12}{len(latencies):>10}{timeouts:>10}"
+              f"{ms(latencies, .5):>9}{ms(latencies, .95):>9}")
+        for client in streams:
+            client.stop.set()
+        server.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of game night (default 60)")
+    parser.add_argument("--sse", type=int, default=10, help="event-stream clients (default 10)")
+    parser.add_argument("--video", type=int, default=2, help="live-view clients (default 2)")
+    parser.add_argument("--poll-hz", type=float, default=5.0, help="/api/state requests a second (default 5)")
+    parser.add_argument("--overload-s", type=float, default=5.0, help="seconds of each overload run (default 5)")
+    args = parser.parse_args()
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # the uncapped run's queue warnings are the point
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as tmp:
+        game_night(args, Path(tmp))
+        if args.overload_s > 0:
+            overload(args, Path(tmp))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,311 @@
+"""The dashboard in a real browser: Debian's chromium driven by Playwright (never a downloaded browser).
+
+The dashboard runs on waitress as on the Pi (threads = stream caps + 4). The
+camera is simulated where its pipeline is not part of the test: a reading the
+camera would hand to the runtime is played with ``source="camera"`` (or through
+``runtime.observe`` with the game's referee where one exists), and the live view
+gets pictures through ``runtime.live_view.publish`` as the camera pipeline does.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.config import Config
+from companion.runtime import Runtime
+from tests.test_web_support import make_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
+TIMEOUT_MS = 10_000
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not Path(CHROMIUM).exists() or shutil.which(CHROMIUM) is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium); no browser is downloaded")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def runtime(log):
+    with Runtime(Config.defaults(), log) as rt:
+        yield rt
+
+
+def _serve(app):
+    from waitress.server import create_server
+
+    server_config = app.config["COMPANION_CONFIG"]["server"]
+    threads = server_config["max_streams"] + server_config["max_video_streams"] + 4
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    return server, thread
+
+
+@pytest.fixture
+def dashboard(runtime, tmp_path):
+    """The dashboard served on 127.0.0.1; yields (base url, app)."""
+    config = Config.from_mapping({"camera": {"work_width": 960}}, str(tmp_path / "config.toml"))
+    app = make_app(runtime, config, TESTING=False, COMPANION_HEARTBEAT_S=0.5)
+    server, thread = _serve(app)
+    yield f"http://127.0.0.1:{server.effective_port}", app
+    server.close()
+    thread.join(5)
+
+
+@pytest.fixture
+def page(page):
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    assert errors == [], f"script errors on the page: {errors}"
+
+
+def not_blank(png: bytes) -> bool:
+    """More than a handful of colours: text, cards and buttons were drawn."""
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    colours = np.unique(image.reshape(-1, 3)[::7], axis=0)
+    return len(colours) > 20
+
+
+def until(page, expression: str, timeout_ms: int = TIMEOUT_MS) -> None:
+    """Wait until ``expression`` is true in the page. (Playwright's wait_for_function evaluates a string
+    inside the page, which the dashboard's Content-Security-Policy rightly forbids.)"""
+    for _ in range(timeout_ms // 50):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(50)
+    assert page.evaluate(expression), f"never true: {expression}"
+
+
+def _live(page):
+    until(page, "document.getElementById('conn').dataset.state === 'live'")
+
+
+# -- the table and Fandooble -------------------------------------------------------------
+
+
+def test_a_game_started_elsewhere_appears_without_reloading(dashboard, page, runtime):
+    url, _ = dashboard
+    page.goto(url + "/")
+    _live(page)
+    assert page.text_content("#game-title") == "No game in play"
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    until(page, "document.getElementById('turn').textContent === \"Lola's turn\"")
+    runtime.play("roll CCGF", source="camera")  # as the dice referee would
+    page.wait_for_selector("#log li.kind-move >> text=roll CCGF")
+    assert page.text_content("#log li .src") == "camera"
+
+
+def test_fandooble_roll_by_hand_steal_bank_undo_and_the_gold_chart(dashboard, page, runtime):
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/fandooble")
+    _live(page)
+    page.click("#manual summary")
+    for die, face in enumerate("CCCF"):
+        page.click(f"#pickers .dice:nth-child({die + 1}) button.face-{face}")
+    page.click("#play-roll")
+    page.wait_for_selector("#steal:not([hidden])")
+    assert page.text_content("#loot") == "3"
+    page.click("#steal-buttons button >> text=Paul")
+    until(page, "document.getElementById('loot').textContent === '4'")
+    page.click("#bank")
+    until(page, "document.getElementById('turn').textContent === \"Grace's turn\"")
+    until(page, "document.querySelectorAll('#gold-chart polyline').length === 3")
+    assert runtime.session.state.stashes == (9, 5, 4)
+    page.click("#undo")
+    until(page, "document.getElementById('turn').textContent === \"Lola's turn\"")
+    assert runtime.session.state.loot == 4
+    page.click("#redo")
+    until(page, "document.getElementById('turn').textContent === \"Grace's turn\"")
+
+
+def test_the_odds_of_the_next_roll_are_shown_next_to_the_dice(dashboard, page, runtime):
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    runtime.play("roll CGGK", source="camera")
+    page.goto(url + "/fandooble")
+    page.wait_for_selector("#odds .stat")
+    shown = page.text_content("#odds")
+    odds = runtime.snapshot()["game"]["state"]["odds"]
+    assert f"{100 * odds['bust']:.0f}%" in shown
+    assert page.locator("#dragons .die").count() == 1  # the green dragon the knight did not counter
+
+
+def test_an_alert_is_resolved_on_any_page(dashboard, page, runtime):
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    page.goto(url + "/fandooble")
+    _live(page)
+    runtime.raise_alert("the camera saw 5 dice; Lola throws 4", source="camera", payload={"move": "roll CCGF"})
+    page.wait_for_selector("#alerts .alert >> text=the camera saw 5 dice")
+    page.click("#alerts button.accept")
+    page.wait_for_selector("#alerts", state="hidden")
+    until(page, "document.getElementById('loot').textContent === '3'")
+    runtime.raise_alert("a die is cocked", source="camera")
+    page.wait_for_selector("#alerts .alert >> text=a die is cocked")
+    page.click("#alerts button >> text=Correct")
+    page.fill("#alerts .correct-row input", "roll CCK")  # the knight counters the green dragon held
+    page.click("#alerts .correct-row button")
+    page.wait_for_selector("#alerts", state="hidden")
+    until(page, "document.getElementById('loot').textContent === '5'")
+    assert runtime.session.state.dragons == ""
+
+
+def test_a_refused_move_says_why(dashboard, page, runtime):
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    page.goto(url + "/")
+    page.fill("#move", "bank")
+    page.click("#play")
+    page.wait_for_selector("#toast.error >> text=has not rolled yet")
+
+
+def test_the_page_reconnects_when_its_stream_ends_and_catches_up(page, runtime, tmp_path):
+    app = make_app(runtime, Config.defaults(), TESTING=False, COMPANION_STREAM_LIFE_S=1.0, COMPANION_HEARTBEAT_S=0.3)
+    server, thread = _serve(app)
+    try:
+        runtime.new_game("fandooble", ["Lola", "Grace"])
+        page.goto(f"http://127.0.0.1:{server.effective_port}/fandooble")
+        _live(page)
+        page.wait_for_timeout(2500)  # the stream has ended and been reopened at least once
+        runtime.play("roll CCCF", source="camera")  # three chests and a coin stolen from Grace
+        until(page, "document.getElementById('loot').textContent === '4'")
+    finally:
+        page.close()  # the browser leaves first, so the server has no stream left to wait for
+        server.close()
+        thread.join(5)
+
+
+def test_the_live_view_streams_the_cameras_pictures(dashboard, page, runtime):
+    url, _ = dashboard
+    page.goto(url + "/")
+    page.click("#live-toggle")
+    picture = np.zeros((540, 960, 3), np.uint8)
+    cv2.rectangle(picture, (100, 100), (800, 400), (0, 200, 0), -1)
+    stop = threading.Event()
+
+    def camera():
+        while not stop.wait(0.1):
+            runtime.live_view.publish(picture)
+
+    feeder = threading.Thread(target=camera, daemon=True)
+    feeder.start()
+    try:
+        until(page, "document.getElementById('live-img').naturalWidth === 960")
+    finally:
+        stop.set()
+        feeder.join(2)
+    page.click("#live-toggle")  # stop watching: the slot is given back
+    _, app = dashboard
+    gate = app.extensions["companion_stream_gates"]["video"]
+    for _ in range(100):
+        if gate.open == 0:
+            break
+        page.wait_for_timeout(100)
+    assert gate.open == 0
+
+
+# -- setup: the PIN, the configuration and the calibration ---------------------------------
+
+
+def test_the_pin_is_asked_once_then_the_configuration_is_saved(page, runtime, tmp_path):
+    path = tmp_path / "config.toml"
+    app = make_app(runtime, Config.from_mapping({"server": {"pin": "2468"}}, str(path)), TESTING=False)
+    server, thread = _serve(app)
+    try:
+        page.goto(f"http://127.0.0.1:{server.effective_port}/setup")
+        page.wait_for_selector("#config-form details")
+        page.click("#config-form summary >> text=[server]")
+        page.fill("#cfg-server-port", "8090")
+        page.click("#config-save")
+        page.wait_for_selector("#pin-dialog[open]")
+        page.fill("#pin-input", "1111")
+        page.click("#pin-ok")
+        page.wait_for_selector("#pin-message >> text=not the PIN")
+        page.fill("#pin-input", "2468")
+        page.click("#pin-ok")
+        page.wait_for_selector("#config-result >> text=Restart the companion for: server.port")
+        assert Config.load(path).get("server", "port") == 8090
+        page.fill("#cfg-server-port", "99999")
+        page.click("#config-save")  # unlocked now: no second question, but the value is refused
+        page.wait_for_selector("#config-result >> text=must be between 1 and 65535")
+        assert Config.load(path).get("server", "port") == 8090
+    finally:
+        page.close()  # the browser leaves first, so the server has no stream left to wait for
+        server.close()
+        thread.join(5)
+
+
+def test_the_table_corners_are_calibrated_by_tapping_the_live_view(dashboard, page, runtime, tmp_path):
+    url, _ = dashboard
+    runtime.live_view.publish(np.full((540, 960, 3), 120, np.uint8), force=True)
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    image = page.locator("#cal-img")
+    until(page, "document.getElementById('cal-img').naturalWidth === 960")
+    image.scroll_into_view_if_needed()
+    box = image.bounding_box()
+    for fx, fy in ((0.1, 0.1), (0.9, 0.12), (0.92, 0.9), (0.08, 0.88)):
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    page.wait_for_selector("#cal-status >> text=All four corners marked")
+    page.click("#cal-save")
+    page.wait_for_selector("#cal-stored >> text=Stored corners")
+    corners = Config.load(tmp_path / "config.toml").get("table", "corners_px")
+    assert len(corners) == 4
+    assert corners[0][0] == pytest.approx(96, abs=3) and corners[2][1] == pytest.approx(486, abs=3)
+
+
+def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
+    url, _ = dashboard
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    page.select_option("#game-name", "fandooble")
+    page.fill("#seat-1", "Lola")
+    page.fill("#seat-3", "Grace")
+    page.fill("#options", "coins=60")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r".*/fandooble$"))
+    until(page, "document.getElementById('turn').textContent === \"Lola's turn\"")
+    assert runtime.session.state.coins == 60 and runtime.session.players == ("Lola", "Grace")
+
+
+# -- screenshots ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, size, tmp_path):
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
+    for move in ("roll CCCF", "steal Paul", "bank", "roll CGRK"):
+        runtime.play(move, source="camera")
+    runtime.raise_alert("the camera saw 5 dice; Grace throws 4", source="camera", payload={"move": "roll CCGF"})
+    runtime.live_view.publish(np.full((540, 960, 3), 90, np.uint8), force=True)
+    page.set_viewport_size(size)
+    shots = Path(tmp_path) / "shots"
+    shots.mkdir()
+    for path in ("/", "/fandooble", "/setup"):
+        page.goto(url + path)
+        page.wait_for_selector("#alerts .alert")
+        page.wait_for_load_state("networkidle")
+        png = page.screenshot(full_page=True)
+        (shots / f"{path.strip('/') or 'table'}-{size['width']}.png").write_bytes(png)
+        assert not_blank(png), f"{path} is blank at {size}"
+        # Nothing sticks out sideways on a phone: the page is as wide as the screen.
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], path
