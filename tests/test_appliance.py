@@ -18,10 +18,10 @@ from companion.appliance import Appliance, check_config
 from companion.config import CONFIG_NAME, Config
 from companion.errors import ConfigError
 from companion.eventlog import DB_NAME, EventLog
-from hardware.camera.demo import DemoCamera
+from hardware.camera.demo import DemoCamera, SyntheticTable
 from hardware.gpio import Panel
 
-DEMO = functools.partial(DemoCamera, fps=10, size=(320, 180))
+DEMO = functools.partial(DemoCamera, SyntheticTable((320, 180)), fps=10)
 
 
 def write_config(data_dir, text):

@@ -13,7 +13,7 @@ import pytest
 from companion import backups
 from companion.appliance import Appliance
 from companion.config import Config
-from hardware.camera.demo import DemoCamera
+from hardware.camera.demo import DemoCamera, SyntheticTable
 
 INTERVAL_S = 1.0
 
@@ -81,7 +81,7 @@ def running(data_dir, systemd, mock_factory, monkeypatch):
     monkeypatch.setattr(backups, "check_at_start", checked)
     config = Config.defaults().with_changes({"server": {"host": "127.0.0.1"}})
     appliance = Appliance(config, data_dir, pin_factory=mock_factory, port=0,
-                          camera_factory=functools.partial(DemoCamera, fps=5, size=(320, 180)))
+                          camera_factory=functools.partial(DemoCamera, SyntheticTable((320, 180)), fps=5))
     appliance.start()
     stop = threading.Event()
     loop = threading.Thread(target=appliance.serve_until, args=(stop,), daemon=True)

@@ -48,7 +48,7 @@ class DemoCamera(Camera):
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "DemoCamera":
-        return cls(fps=settings.get("fps", 10.0))
+        return cls(fps=settings.get("fps", 10.0), work_width=settings.get("work_width"))
 
     def start(self) -> None:
         self._stopped.clear()
