@@ -240,8 +240,10 @@ def main(argv=None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "qr")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    print(f"tags_bench: zxing-cpp {getattr(zxingcpp, '__version__', '?')}, OpenCV {cv2.__version__}, "
-          f"numpy {np.__version__}, one OpenCV thread")
+    from importlib.metadata import version
+
+    print(f"tags_bench: zxing-cpp {version('zxing-cpp')}, pyzbar {version('pyzbar')}, OpenCV {cv2.__version__}, "
+          f"numpy {np.__version__}, one OpenCV thread; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     ok = synthetic(args.frames, args.seed)
     if args.data.is_dir():
         ok &= real_photos(args.data, args.rotations)

@@ -69,6 +69,12 @@ def test_impossible_calibrations_are_refused_with_a_reason(corners, reason):
     assert geometry.TableLocator(800, 450, calibration_px=corners).update([]) is None
 
 
+@pytest.mark.parametrize("stored", [["a", "b"], [[0, 0], [1, "x"]], "NW", [[None, 1]] * 4])
+def test_a_garbled_stored_calibration_is_ignored(stored):
+    assert geometry.from_corners(stored, 800, 450, "calibration") is None
+    assert geometry.TableLocator(800, 450, calibration_px=stored).update([]) is None
+
+
 def test_mirrored_camera_still_gives_a_geometry():
     corners = [[900, 100], [100, 100], [100, 550], [900, 550]]  # counter-clockwise on the image
     geo = geometry.from_corners(corners, 800, 450, "calibration")

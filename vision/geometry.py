@@ -79,7 +79,10 @@ def why_not_table(corners_px: np.ndarray) -> str | None:
 
 def from_corners(corners_px, width_mm: float, height_mm: float, source: str) -> TableGeometry | None:
     """The geometry for four table corners in working pixels (NW, NE, SE, SW), or None if they make no table."""
-    corners = np.asarray(corners_px, np.float64).reshape(-1, 2) if corners_px is not None else np.zeros((0, 2))
+    try:
+        corners = np.asarray(corners_px, np.float64).reshape(-1, 2)
+    except (TypeError, ValueError):  # a hand-edited calibration that is not numbers
+        return None
     if why_not_table(corners) is not None or width_mm <= 0 or height_mm <= 0:
         return None
     homography = cv2.getPerspectiveTransform(corners.astype(np.float32),

@@ -14,7 +14,7 @@ def register(sub) -> None:
         description=(
             "Writes a PDF of QR stickers: one per Fabled Fruit location card (all 240, or a range of locations) "
             "and the four table corner tags, each with its label (07·2 = location 7, copy 2) and cut marks. "
-            "Print at 100 %% (actual size). Choose --size from the camera table in the README: "
+            "Print at 100 % (actual size). Choose --size from the camera table in the README: "
             "the higher the camera, the bigger the codes."
         ),
     )
