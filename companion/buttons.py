@@ -5,13 +5,11 @@ one writer thread applies them). With one button per seat a press counts only
 for the seat whose turn it is, except while the game waits for a choice among the
 other seats: Fandooble's Fandooble steals from the player whose button is pressed.
 
-Games may opt in with optional rules-module hooks, read with ``getattr``:
+Games opt in with optional rules-module hooks, read with ``getattr``:
 
-* ``end_turn_move(state) -> move text | None``: what "next turn" plays;
-* ``seat_choice_move(state, seat) -> move text | None``: what pressing another seat's
-  button plays while ``awaiting_decision(state)`` is true.
-
-Fandooble's answers (``bank``, ``steal NAME``) are built in until its engine has the hooks.
+* ``end_turn_move(state) -> move | None``: what "next turn" plays (Fandooble: ``bank``);
+* ``seat_choice_move(state, seat) -> move | None``: what pressing another seat's
+  button plays while ``awaiting_decision(state)`` is true (Fandooble: ``steal NAME``).
 """
 
 from __future__ import annotations
@@ -24,16 +22,6 @@ from companion.leds import awaiting_decision, seat_of
 
 _log = logging.getLogger(__name__)
 
-_END_TURN = {"fandooble": lambda state: "bank"}
-
-
-def _fandooble_choice(state, seat: int) -> str | None:
-    return f"steal {state.players[seat]}" if 0 <= seat < len(state.players) else None
-
-
-_SEAT_CHOICE = {"fandooble": _fandooble_choice}
-
-
 def next_move(session, seat: int | None) -> tuple[str | None, str]:
     """The move a "next turn" press at ``seat`` (None: the shared button) asks for, or None and why not."""
     if session is None:
@@ -42,19 +30,22 @@ def next_move(session, seat: int | None) -> tuple[str | None, str]:
         return None, "the game is over"
     rules, state = session.rules, session.state
     current = seat_of(session, session.current_player())
-    game = getattr(rules, "NAME", session.game)
     if awaiting_decision(rules, state):
         if seat is None or seat == current:
             who = session.current_player()
             return None, f"{who} must choose first: press the seat button of the player to pick, or use the dashboard"
-        choose = getattr(rules, "seat_choice_move", None) or _SEAT_CHOICE.get(game)
-        move = choose(state, seat) if choose else None
+        choose = getattr(rules, "seat_choice_move", None)
+        move = _text(choose(state, seat)) if choose else None
         return (move, "") if move else (None, "this game cannot take that choice from a button")
     if seat is not None and seat != current:
         return None, f"it is {session.current_player()}'s turn, not seat {seat + 1}'s"
-    end_turn = getattr(rules, "end_turn_move", None) or _END_TURN.get(game)
-    move = end_turn(state) if end_turn else None
+    end_turn = getattr(rules, "end_turn_move", None)
+    move = _text(end_turn(state)) if end_turn else None
     return (move, "") if move else (None, "this game has no end-of-turn move for the button")
+
+
+def _text(move) -> str | None:
+    return move.to_text() if move is not None and not isinstance(move, str) else move
 
 
 class ButtonInputs:

@@ -10,7 +10,7 @@
   (camera restarting, table not in view), red on a failure.
 
 Games may opt in with two optional rules-module hooks, read with ``getattr``:
-``awaiting_decision(state) -> bool`` (else Fandooble's ``pending_steals`` is used).
+``awaiting_decision(state) -> bool``.
 
 The observer runs on the runtime thread after every event; a game opened or
 resumed (``event is None``) shows its steady picture with no flash, so a restart
@@ -51,11 +51,9 @@ def seat_of(session, name: str | None) -> int | None:
 
 
 def awaiting_decision(rules, state) -> bool:
-    """Whether the game waits for the current player's choice (the engine's hook, else ``pending_steals``)."""
+    """Whether the game waits for the current player's choice (the engine's optional hook)."""
     hook = getattr(rules, "awaiting_decision", None)
-    if callable(hook):
-        return bool(hook(state))
-    return bool(getattr(state, "pending_steals", 0))
+    return bool(hook(state)) if callable(hook) else False
 
 
 def _state_before(session, event) -> Any:

@@ -13,6 +13,9 @@ from .rules import (
     OPTIONS,
     TITLE,
     apply,
+    awaiting_decision,
+    end_turn_move,
+    seat_choice_move,
     current_player,
     legal_moves,
     outcome,
@@ -27,5 +30,5 @@ from .state import Dice, State
 __all__ = [
     "NAME", "TITLE", "OPTIONS", "State", "Dice", "Move", "Roll", "Steal", "Bank", "parse_move",
     "setup", "why_illegal", "apply", "legal_moves", "outcome", "current_player", "player_view",
-    "random_chance", "to_json",
+    "random_chance", "to_json", "awaiting_decision", "end_turn_move", "seat_choice_move",
 ]

@@ -65,6 +65,23 @@ def current_player(state: State) -> str | None:
     return None if state.over else state.player
 
 
+def awaiting_decision(state: State) -> bool:
+    """True while the roller must choose whom a Fandooble steals from (the seat LED pulses)."""
+    return not state.over and state.pending_steals > 0
+
+
+def end_turn_move(state: State) -> Move | None:
+    """What the "next turn / bank" button plays: bank."""
+    return None if state.over else Bank()
+
+
+def seat_choice_move(state: State, seat: int) -> Move | None:
+    """Pressing another player's seat button while a steal waits: steal from that player."""
+    if awaiting_decision(state) and 0 <= seat < len(state.players):
+        return Steal(state.players[seat])
+    return None
+
+
 def why_illegal(state: State, move: Move) -> str | None:
     """The reason ``move`` is not allowed now, in words a player understands; None if it is."""
     if state.over:
