@@ -292,20 +292,83 @@ def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
 @pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, size, tmp_path):
     url, _ = dashboard
-    runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
-    for move in ("roll CCCF", "steal Paul", "bank", "roll CGRK"):
-        runtime.play(move, source="camera")
-    runtime.raise_alert("the camera saw 5 dice; Grace throws 4", source="camera", payload={"move": "roll CCGF"})
-    runtime.live_view.publish(np.full((540, 960, 3), 90, np.uint8), force=True)
-    page.set_viewport_size(size)
     shots = Path(tmp_path) / "shots"
     shots.mkdir()
-    for path in ("/", "/fandooble", "/setup"):
+    page.set_viewport_size(size)
+    runtime.live_view.publish(np.full((540, 960, 3), 90, np.uint8), force=True)
+
+    def shoot(path: str, name: str) -> None:
         page.goto(url + path)
         page.wait_for_selector("#alerts .alert")
         page.wait_for_load_state("networkidle")
         png = page.screenshot(full_page=True)
-        (shots / f"{path.strip('/') or 'table'}-{size['width']}.png").write_bytes(png)
+        (shots / f"{name}-{size['width']}.png").write_bytes(png)
         assert not_blank(png), f"{path} is blank at {size}"
-        # Nothing sticks out sideways on a phone: the page is as wide as the screen.
+        # Nothing sticks out sideways: the page is as wide as the screen (wide tables scroll inside).
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], path
+
+    runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
+    for move in ("roll CCCF", "steal Paul", "bank", "roll CGRK"):
+        runtime.play(move, source="camera")
+    runtime.raise_alert("the camera saw 5 dice; Grace throws 4", source="camera", payload={"move": "roll CCGF"})
+    for path, name in (("/", "table"), ("/fandooble", "fandooble"), ("/setup", "setup"), ("/cards", "cards")):
+        shoot(path, name)
+    runtime.new_game("fable", ["Anne", "Paul", "Rachel"])
+    for move in ("move Anne 1", "action Anne", "move Paul 2"):
+        runtime.play(move, source="dashboard")
+    runtime.raise_alert("expected location 7 from the deck (7:1), saw 8:1: check the deck order", source="camera")
+    for path, name in (("/fable", "fable"), ("/", "table-fable")):
+        shoot(path, name)
+
+
+# -- Fabled Fruit ---------------------------------------------------------------------------
+
+
+def _table(tops: dict[int, int]):
+    """What the camera's stabiliser hands the referee: the stacks it sees with their top copies."""
+    from vision.cards import StackView, TableSnapshot
+
+    return TableSnapshot(stacks=tuple(StackView(n, top, None, (100.0 * n, 100.0)) for n, top in tops.items()),
+                         stable=True)
+
+
+def test_a_purchase_seen_by_the_camera_appears_on_the_fable_page(dashboard, page, runtime):
+    url, _ = dashboard
+    page.set_viewport_size(PHONE)
+    # The players fill in location 1's price from their card...
+    page.goto(url + "/cards")
+    page.click("tr[data-key='1'] button >> text=Edit")
+    page.fill(".edit-row input[name=price]", "2 smoothies")
+    page.click(".edit-row button[type=submit]")
+    page.wait_for_selector("tr[data-key='1'] >> text=2 smoothies")
+    # ...start the campaign's first game...
+    page.goto(url + "/setup")
+    page.select_option("#game-name", "fable")
+    page.fill("#seat-1", "Anne")
+    page.fill("#seat-2", "Paul")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r".*/fable$"))
+    _live(page)
+    # ...and Anne moves her animal on the dashboard.
+    page.click("#choice-buttons button[data-location='1']")
+    page.wait_for_selector("#buy-juice")
+    # The camera sees 1:1 gone from stack 1 (the referee turns it into 'buy Anne 1:1').
+    tops = {n: 1 for n in range(1, 7)}
+    runtime.observe(_table({**tops, 1: 2})).result(5)
+    page.wait_for_selector("#stacks .stack[data-location='1'] .copies >> text=×3")
+    page.wait_for_selector("#draw-card >> text=Draw 7:1")
+    assert page.text_content("#players tbody tr:first-child td:nth-child(3)") == "1"  # Anne's juice
+    # Then the deck's next card, 7:1, lands as a new stack.
+    runtime.observe(_table({**tops, 1: 2, 7: 1})).result(5)
+    page.wait_for_selector("#stacks .stack[data-location='7']")
+    assert [e.text for e in runtime.log.events(runtime.session.session_id) if e.source == "camera"] == [
+        "buy Anne 1:1", "draw 7:1"]
+    # A change where no animal stands waits for a person.
+    runtime.observe(_table({**tops, 1: 2, 7: 1, 3: 2})).result(5)
+    page.wait_for_selector("#alerts .alert >> text=3")
+    page.click("#alerts button >> text=Dismiss")
+    page.wait_for_selector("#alerts", state="hidden")
+    # Undo takes back the draw: stack 7 leaves the display on every phone.
+    page.click("#undo")
+    page.wait_for_selector("#stacks .stack[data-location='7']", state="detached")
+    page.wait_for_selector("#draw-card")

@@ -12,6 +12,7 @@ from flask import Blueprint, current_app, jsonify
 from companion.errors import IllegalMove
 from web import security
 from web.gamelist import available_games
+from web.api_cards import card_options
 from web.bodies import json_body, names, options, text
 from web.history import game_series
 from web.runtime_ref import runtime
@@ -100,7 +101,8 @@ def new_game():
     game = text(data, "game", max_len=40)
     players = names(data.get("players"))
     title = text(data, "title", required=False, max_len=80) or ""
-    started = runtime().new_game(game, players, options(data.get("options")), title=title)
+    chosen = {**card_options(game), **options(data.get("options"))}
+    started = runtime().new_game(game, players, chosen, title=title)
     return jsonify(started), 201
 
 

@@ -236,8 +236,8 @@ const TC = (() => {
 
   // -- charts: inline SVG, drawn here (no library, no network) --
   const PALETTE = ["#2d6a4f", "#e76f51", "#264653", "#e9c46a", "#9b5de5", "#00a6a6", "#f15bb5", "#8d6e63"];
-  function lineChart(series, { height = 220, yLabel = "", xLabel = "", step = false } = {}) {
-    const width = 640;
+  function lineChart(series, { width = 640, height = 220, yLabel = "", xLabel = "", step = false } = {}) {
+    width = Math.max(300, Math.round(width));
     const pad = { left: 44, right: 12, top: 12, bottom: 34 };
     const xs = series.flatMap((s) => s.points.map((p) => p[0]));
     const ys = series.flatMap((s) => s.points.map((p) => p[1]));
@@ -265,9 +265,9 @@ const TC = (() => {
     });
     return chart;
   }
-  function barChart(groups, names, { height = 220, yLabel = "" } = {}) {
+  function barChart(groups, names, { width = 640, height = 220, yLabel = "" } = {}) {
     // groups: [{label, values: {name: number}}]; one bar per name in each group.
-    const width = 640;
+    width = Math.max(300, Math.round(width));
     const pad = { left: 40, right: 8, top: 12, bottom: 40 };
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": yLabel });
     const values = groups.flatMap((g) => names.map((n) => g.values[n] || 0));

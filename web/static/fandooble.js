@@ -143,7 +143,7 @@
       const series = await getJSON("/api/game/series");
       const names = series.players;
       const lines = names.map((n) => ({ name: n, points: series.points.map((p) => [p.index, (p.values[n] || {}).stash || 0]) }));
-      $("gold-chart").replaceChildren(lineChart(lines, { yLabel: "Gold in stash", xLabel: "moves", step: true }));
+      $("gold-chart").replaceChildren(lineChart(lines, { width: $("gold-chart").clientWidth || 640, yLabel: "Gold in stash", xLabel: "moves", step: true }));
       $("gold-legend").replaceChildren(legend(names));
     } catch (err) { chartFor = ""; }
   }
