@@ -45,6 +45,7 @@ from .rules import (
     TITLE,
     accounting_problems,
     apply,
+    check_names,
     current_player,
     losers,
     outcome,
@@ -62,5 +63,5 @@ __all__ = [
     "Fruits", "Move", "MoveAnimal", "Buy", "Action", "Clause", "Draw", "Pass", "Payment", "parse_move",
     "parse_card", "parse_cards", "format_cards", "setup", "why_illegal", "apply", "legal_moves", "outcome",
     "current_player", "player_view", "random_chance", "random_move", "random_deal", "play_random_game",
-    "to_json", "session_scores", "losers", "accounting_problems", "components_needed",
+    "to_json", "check_names", "session_scores", "losers", "accounting_problems", "components_needed",
 ]

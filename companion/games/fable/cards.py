@@ -30,6 +30,7 @@ RULES = {
     "draw_and_swap3": "draw 1 fruit, take 3 from another player, give 3 back",
 }
 # Fields a player may fill in from their own card.
+SMOOTHIE_WORDS = ("smoothie", "smoothies", "wild", "wilds", "any")
 EDITABLE = ("name", "price", "action", "rule", "signpost", "components")
 
 
@@ -169,10 +170,10 @@ class Price:
                     raise ValueError(f"price '{text}': two numbers in a row")
                 count = int(word)
                 continue
-            key = kind_key(word)
+            key = "smoothie" if word.lower() in SMOOTHIE_WORDS else kind_key(word)
             n = 1 if count is None else count
             count = None
-            if key in ("smoothie", "wild"):
+            if key == "smoothie":
                 smoothies += n
             else:
                 fruits[key] = fruits.get(key, 0) + n

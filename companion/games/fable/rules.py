@@ -42,7 +42,7 @@ def setup(players, options: Mapping[str, str] | None = None) -> State:
     limits = facts["players"]
     players = check_players(players, minimum=limits["minimum"], maximum=limits["maximum"], game=TITLE)
     kinds, counts = _fruit_kinds(options.get("fruits"))
-    _check_names(players, kinds)
+    check_names(players, kinds)
     overrides = overrides_from_option(options["locations"]) if options.get("locations") else None
     table = Table.build(overrides, components=facts["components"])
     _check_prices(table, kinds)
@@ -111,7 +111,9 @@ def _fruit_kinds(text: str | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
     return names, tuple(kinds[k] for k in names)
 
 
-def _check_names(players: tuple[str, ...], kinds: tuple[str, ...]) -> None:
+def check_names(players, kinds: tuple[str, ...] | None = None) -> None:
+    """Refuse names the move notation could not read back (SetupError with the reason)."""
+    kinds = kinds if kinds is not None else _fruit_kinds(None)[0]
     for name in players:
         low = name.lower()
         if any(ch.isspace() for ch in name) or any(ch in name for ch in ",:;=/?"):
@@ -239,7 +241,7 @@ def _play(s: State, move: Move) -> State:
         if isinstance(move, Pass):
             if s.destinations():
                 raise _Refused(f"{who} can move to another location, so {who} cannot pass")
-            return _end_turn(s, last=f"{who} passed: no other location is left")
+            return _end_turn(s, last=f"{who} passed: no other location is left", passed=True)
         raise _Refused(f"{who} must first move their animal to a location (move {who} N)")
     # ACT: the animal has moved; now the action or the juice.
     here = s.animals[s.current]
@@ -606,12 +608,26 @@ def _draw_location(s: State, d: Draw) -> State:
     )
 
 
-def _end_turn(s: State, *, last: str) -> State:
+def _end_turn(s: State, *, last: str, passed: bool = False) -> State:
+    """The next player's turn, or the end when the last round is complete (the start player's right-hand
+    neighbour has had the last turn).
+
+    Two ends the rulebook does not cover, for when the legacy deck runs out: with no location
+    left on display, or after every player in a row had to pass (all animals on the one location
+    left), the round being played is the last one.
+    """
     turns = s.turns[: s.current] + (s.turns[s.current] + 1,) + s.turns[s.current + 1 :]
-    ending = s.ending or ("no location is left on display" if not s.display else "")
+    passes = s.passes + 1 if passed else 0
+    ending = s.ending
+    if not ending and not s.display:
+        ending = "no location is left on display"
+    elif not ending and passes >= len(s.players):
+        ending = "no animal can move to another location"
     if ending and s.current == s.last_seat:
-        return replace(s, turns=turns, ending=ending, phase=OVER, last=last)
-    return replace(s, turns=turns, ending=ending, current=(s.current + 1) % len(s.players), phase=MOVE, last=last)
+        return replace(s, turns=turns, ending=ending, passes=passes, phase=OVER, last=last)
+    return replace(
+        s, turns=turns, ending=ending, passes=passes, current=(s.current + 1) % len(s.players), phase=MOVE, last=last
+    )
 
 
 # -- the end ---------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ class State:
     ending: str = ""  # why the round being played is the last one ("" while it is not)
     last: str = ""  # what the last move did, in words, for the dashboard log and the LEDs
     returned: tuple[str, ...] = ()  # animals sent back to their owners by the last purchase
+    passes: int = 0  # turns passed in a row (nobody could move elsewhere)
 
     @property
     def player(self) -> str:
