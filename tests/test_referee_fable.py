@@ -111,6 +111,16 @@ def test_an_impossible_copy_on_top_is_not_bought_but_proposed(game):
     assert "expected 4:2 on top; saw 4:3 on top" in alert.text and alert.move == "buy Anne 4:1"
 
 
+def test_an_alert_is_not_repeated_while_the_table_stays_the_same(game):
+    ref = referee()
+    wrong = table({**FIRST, 14: 1})  # a card appeared with no juice bought
+    (alert,) = ref.observe(game, wrong)
+    assert "location 14 (14:1) appeared, but it is not on display" in alert.text
+    game.apply("move Anne 1", source="dashboard")  # the game goes on; the stray card is still there
+    again = ref.observe(game, wrong)
+    assert all("14:1" not in v.text for v in again)
+
+
 def test_hidden_stacks_are_not_changes(game):
     assert referee().observe(game, table(FIRST, hidden={2, 5})) == []
     missing = {k: v for k, v in FIRST.items() if k != 2}

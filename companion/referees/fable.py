@@ -97,8 +97,25 @@ def _differences(display, visible, hidden) -> list[_Difference]:
 class FableReferee:
     def __init__(self):
         self._last_key: tuple | None = None
+        self._alerted: tuple[tuple, set[str]] = ((), set())  # the table seen, alerts already raised for it
 
     def observe(self, session: Any, snapshot: Any) -> list:
+        """Verdicts for this stable snapshot; an alert is not raised twice for the same table."""
+        verdicts = self._judge(session, snapshot)
+        seen_key = self._last_key[4:] if self._last_key else ()
+        if self._alerted[0] != seen_key:
+            self._alerted = (seen_key, set())
+        out = []
+        for verdict in verdicts:
+            if isinstance(verdict, Alert):
+                what = verdict.payload.get("differences", verdict.text)  # the same stray card, said anew
+                if what in self._alerted[1]:
+                    continue
+                self._alerted[1].add(what)
+            out.append(verdict)
+        return out
+
+    def _judge(self, session: Any, snapshot: Any) -> list:
         state = session.state
         if state.over:
             return []
@@ -214,7 +231,8 @@ class FableReferee:
             context = f"expected only the deck's next card ({top.to_text()})" if top else "the deck is empty"
         else:
             context = "nothing can change now"
-        return Alert(f"the table does not match the game: {seen}; {context}", move=move, payload=payload)
+        return Alert(f"the table does not match the game: {seen}; {context}", move=move,
+                     payload={**payload, "differences": seen})
 
 
 def _payload(snapshot) -> dict:
