@@ -35,7 +35,7 @@ def test_all_240_cards_and_the_corners_read_back_once_each():
     assert found == Counter(expected)
     for payload in ("FF:07:2", "FF:59:8", "FF:58:4"):
         assert tags.parse(payload).label in text
-    assert "table NW" in text and "Codes 25 mm wide" in text
+    assert "table NW" in text and "Codes 30 mm wide" in text
     assert all(size == pytest.approx((210, 297), abs=0.5) for size in sizes)
 
 

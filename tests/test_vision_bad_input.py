@@ -122,3 +122,21 @@ def test_working_image_changing_size_forgets_the_old_geometry():
     cv2.rectangle(covered, (0, 0), (200, 150), (0, 0, 0), -1)  # TB:NW hidden in the new size
     watcher.update(work=covered, now=1)
     assert watcher.geometry is None or watcher.geometry.source != "remembered"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+
+@settings(max_examples=60)
+@given(hnp.arrays(dtype=st.sampled_from([np.uint8, np.uint16, np.float32, np.int8]),
+                  shape=hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=64)))
+def test_any_array_as_a_frame_never_raises(array):
+    reader = TagReader()
+    reading = reader.read(array, array)
+    assert reading.sightings == () or all(s.tag is not None or s.text for s in reading.sightings)
+    snap = cards.snapshot(reading.sightings, problems=reading.problems)
+    assert snap.stacks == ()
+    overlay_input = array if array.dtype == np.uint8 and array.ndim == 3 and array.shape[2] == 3 else None
+    if overlay_input is not None:
+        assert overlay.draw(overlay_input, reading, snap).shape == array.shape

@@ -13,7 +13,6 @@ at every sticker corner. Each page says how big the codes are and carries a
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from fpdf import FPDF
@@ -27,6 +26,8 @@ GUTTER_MM = 4.0
 CUT_MARK_MM = 2.0
 HEADER_MM = 14.0
 MIN_SIZE_MM, MAX_SIZE_MM = 8.0, 80.0
+# 3.5 px per module in a 2304 px working image with a Camera Module 3 at 70 cm (README camera table).
+DEFAULT_SIZE_MM = 30.0
 
 # The base game's deck: locations 1-59, four copies each except eight of #59 (shared/notes/games.md).
 FABLE_LOCATIONS = 59
@@ -84,7 +85,7 @@ def _layout(paper: tuple[float, float], size_mm: float) -> _Layout:
     return _Layout(w, h, columns, rows)
 
 
-def sticker_sheets(payloads: list[str], *, paper: str = "a4", size_mm: float = 25.0,
+def sticker_sheets(payloads: list[str], *, paper: str = "a4", size_mm: float = DEFAULT_SIZE_MM,
                    corner_size_mm: float | None = None, title: str = "Table Companion tags") -> bytes:
     """A PDF with one sticker per payload. Corner tags (``TB:..``) are printed at ``corner_size_mm``."""
     if paper not in PAPERS:
@@ -120,7 +121,7 @@ def sticker_sheets(payloads: list[str], *, paper: str = "a4", size_mm: float = 2
     return bytes(pdf.output())
 
 
-def fable_sheets(locations: range | None = None, *, paper: str = "a4", size_mm: float = 25.0,
+def fable_sheets(locations: range | None = None, *, paper: str = "a4", size_mm: float = DEFAULT_SIZE_MM,
                  corners: bool = True, corner_size_mm: float | None = None) -> bytes:
     """Stickers for the Fabled Fruit cards in ``locations`` (all 240 by default) and the corner tags."""
     payloads = fable_payloads(locations)
@@ -182,9 +183,3 @@ def _cut_marks(pdf: FPDF, x: float, y: float, w: float, h: float) -> None:
             pdf.line(cx + sx * gap, cy, cx + sx * (gap + length), cy)
             pdf.line(cx, cy + sy * gap, cx, cy + sy * (gap + length))
     pdf.set_draw_color(0, 0, 0)
-
-
-def sheet_count(n_tags: int, paper: str = "a4", size_mm: float = 25.0) -> int:
-    """Pages needed for ``n_tags`` stickers of one size."""
-    layout = _layout(PAPERS[paper], size_mm)
-    return math.ceil(n_tags / (layout.columns * layout.rows))

@@ -21,8 +21,9 @@ def register(sub) -> None:
     p.add_argument("game", choices=["fable"], help="the game whose cards get stickers (fable = Fabled Fruit)")
     p.add_argument("--out", required=True, type=Path, help="the PDF file to write")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
-    p.add_argument("--size", type=float, default=25.0, metavar="MM",
-                   help="width of each card's code in millimetres, without its white border (default 25)")
+    p.add_argument("--size", type=float, default=30.0, metavar="MM",
+                   help="width of each card's code in millimetres, without its white border (default 30, for a "
+                        "camera about 70 cm above the table)")
     p.add_argument("--corner-size", type=float, default=None, metavar="MM",
                    help="width of the corner tags' codes (default 1.6 x --size)")
     p.add_argument("--locations", default=None, metavar="FIRST-LAST",
