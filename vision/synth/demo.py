@@ -46,11 +46,13 @@ class DemoStep:
 
     ``entered`` are the moves people enter (animal moves, actions); ``camera`` the
     moves the camera should produce (``buy Anne 5:1``, ``draw 7:1``), empty on a
-    gathering turn. ``display`` is the table after the turn: (location, copies top first).
+    gathering turn. ``display`` is the table after the turn: (location, copies top first);
+    ``animals`` where each player's animal stands after it.
     """
 
     number: int
     player: str
+    location: int | None  # where the player's animal went (the stack a hand reaches for)
     entered: tuple[str, ...]
     camera: tuple[str, ...]
     display: tuple[tuple[int, tuple[int, ...]], ...]
@@ -110,7 +112,7 @@ class DemoGame:
         animals: list[int | None] = [None] * len(self.players)
         juices = [0] * len(self.players)
         ending = False
-        steps = [DemoStep(0, self.players[0], (), (), self._display(display), tuple(animals))]
+        steps = [DemoStep(0, self.players[0], None, (), (), self._display(display), tuple(animals))]
         seat = 0
         for number in range(1, turns + 1):
             who = self.players[seat]
@@ -151,10 +153,11 @@ class DemoGame:
                 places = [loc for loc in places if fees(loc) <= hands[seat]]
                 if not places:
                     break  # nothing the script can play for certain: it ends here
-                self._walk(seat, places[0], animals, hands, entered, who)
+                target = places[0]
+                self._walk(seat, target, animals, hands, entered, who)
                 entered.append(f"action {who} draw 2")
                 hands[seat] += 2
-            steps.append(DemoStep(number, who, tuple(entered), tuple(camera), self._display(display),
+            steps.append(DemoStep(number, who, target, tuple(entered), tuple(camera), self._display(display),
                                   tuple(animals)))
             if ending and seat == len(self.players) - 1:
                 break  # the round is complete: the game is over
@@ -236,16 +239,9 @@ class DemoGame:
 
     def _hand(self, image: np.ndarray, truth: synth.Truth, index: int, k: int) -> np.ndarray:
         """A hand sweeping from the players' edge to the stack that changes and back."""
-        step = self.steps[index]
-        spots = self._spot_index[index]
-        target_loc = None
-        for move in step.camera or step.entered:
-            parts = move.split()
-            target_loc = int(parts[-1].split(":")[0]) if parts[-1].split(":")[0].isdigit() else target_loc
-            break
-        spot = spots.get(target_loc) if target_loc is not None else None
-        if spot is None:
-            spot = self._spot_index[index - 1].get(target_loc, 0) if target_loc is not None else 0
+        location = self.steps[index].location
+        # The stack's spot now, or before this turn when the purchase used it up.
+        spot = self._spot_index[index].get(location, self._spot_index[index - 1].get(location, 0))
         (tx, ty), _ = self._spots[spot]
         start = (self.table_mm[0] * (0.3 + 0.4 * (index % 2)), self.table_mm[1] + 160)
         t = math.sin(math.pi * (k + 0.5) / self.hand_frames)  # out and back
