@@ -9,6 +9,7 @@ gets pictures through ``runtime.live_view.publish`` as the camera pipeline does.
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import threading
@@ -19,8 +20,9 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from companion.games import fable
 from companion.runtime import Runtime
-from tests.test_web_support import make_app
+from tests.test_web_support import make_app, with_token
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -291,7 +293,7 @@ def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
 
 @pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
 def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, size, tmp_path):
-    url, _ = dashboard
+    url, app = dashboard
     shots = Path(tmp_path) / "shots"
     shots.mkdir()
     page.set_viewport_size(size)
@@ -313,11 +315,21 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
     runtime.raise_alert("the camera saw 5 dice; Grace throws 4", source="camera", payload={"move": "roll CCGF"})
     for path, name in (("/", "table"), ("/fandooble", "fandooble"), ("/setup", "setup"), ("/cards", "cards")):
         shoot(path, name)
-    runtime.new_game("fable", ["Anne", "Paul", "Rachel"])
-    for move in ("move Anne 1", "action Anne", "move Paul 2"):
+    # A campaign with one game played to the end and the next one under way.
+    api = with_token(app.test_client())
+    campaign = api.post("/api/campaigns", json={"group": ["Anne", "Paul", "Rachel"], "title": "Tuesday"}).get_json()
+    games_url = f"/api/campaigns/{campaign['campaign']['campaign_id']}/games"
+    api.post(games_url, json={"players": ["Anne", "Paul", "Rachel"]})
+    rng = random.Random(5)
+    while not runtime.session.state.over:
+        runtime.play(fable.random_move(runtime.session.state, rng).to_text(), source="dashboard")
+    api.post(f"/api/campaigns/{campaign['campaign']['campaign_id']}/finish", json={})
+    api.post(games_url, json={"players": ["Anne", "Paul", "Rachel"]})
+    first = runtime.session.state.player
+    for move in (f"move {first} 1", f"action {first}"):
         runtime.play(move, source="dashboard")
     runtime.raise_alert("expected location 7 from the deck (7:1), saw 8:1: check the deck order", source="camera")
-    for path, name in (("/fable", "fable"), ("/", "table-fable")):
+    for path, name in (("/fable", "fable"), ("/", "table-fable"), ("/campaigns", "campaigns")):
         shoot(path, name)
 
 

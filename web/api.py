@@ -11,9 +11,10 @@ from flask import Blueprint, current_app, jsonify
 
 from companion.errors import IllegalMove
 from web import security
-from web.gamelist import available_games
 from web.api_cards import card_options
+from web.api_dice import dice_options
 from web.bodies import json_body, names, options, text
+from web.gamelist import available_games
 from web.history import game_series
 from web.runtime_ref import runtime
 from web.security import refuse
@@ -101,7 +102,8 @@ def new_game():
     game = text(data, "game", max_len=40)
     players = names(data.get("players"))
     title = text(data, "title", required=False, max_len=80) or ""
-    chosen = {**card_options(game), **options(data.get("options"))}
+    # The players' card facts and the taught dice come with every new game unless the request says otherwise.
+    chosen = {**card_options(game), **dice_options(game), **options(data.get("options"))}
     started = runtime().new_game(game, players, chosen, title=title)
     return jsonify(started), 201
 

@@ -124,6 +124,16 @@ def card_options(game: str) -> dict[str, str]:
     return CardData(Path(path).parent, game).options()
 
 
+def card_overrides(game: str = "fable") -> dict:
+    """The players' entries for ``game`` ({} when none, or no data directory)."""
+    from companion.carddata import CardData
+
+    path = getattr(runtime().log, "path", ":memory:")
+    if path == ":memory:":
+        return {}
+    return CardData(Path(path).parent, game).overrides()
+
+
 def _in_play(game: str) -> bool:
     session = runtime().session
     return session is not None and session.game == game and session.outcome() is None

@@ -23,13 +23,26 @@
       setTimeout(() => { window.location.href = pages[started.game] || "/"; }, 600);
     }
   });
-  // Games with their own way to start (a Fabled Fruit campaign game) register here.
-  const starters = {};
+  // A Fabled Fruit game belongs to the campaign whose cards are on the table (or is a one-off first game).
   async function startGame(body) {
-    if (starters[body.game]) return starters[body.game](body);
-    return act("/api/games", body);
+    const campaign = body.game === "fable" ? $("campaign").value : "";
+    if (!campaign) return act("/api/games", body);
+    const done = await act(`/api/campaigns/${encodeURIComponent(campaign)}/games`, { players: body.players });
+    return done ? done.game : null;
   }
-  window.TCSetup = { starters };
+  async function showCampaigns() {
+    const fable = $("game-name").value === "fable";
+    $("campaign-choice").hidden = !fable;
+    if (!fable) return;
+    const campaigns = await getJSON("/api/campaigns");
+    $("campaign").replaceChildren(
+      el("option", { value: "", text: "none: a one-off first game" }),
+      ...campaigns.map((c) => el("option", { value: c.campaign_id, disabled: !c.on_table || c.playing,
+        text: `${c.title}${c.playing ? " (a game is being played)" : c.on_table ? "" : " (parked)"}` })));
+    const onTable = campaigns.find((c) => c.on_table && !c.playing);
+    $("campaign").value = onTable ? onTable.campaign_id : "";
+  }
+  $("game-name").addEventListener("change", () => showCampaigns().catch(() => {}));
 
   async function loadPast() {
     try {
@@ -189,7 +202,41 @@
   }
   $("gm-lock").addEventListener("click", async () => { await act("/api/lock", {}); showLock(); });
 
+  // -- the dice --
+  async function loadDice() {
+    let dice;
+    try { dice = await getJSON("/api/dice"); } catch (err) { return; }
+    const taught = Object.entries(dice.dice);
+    const kind = el("select", { id: "dice-kind", "aria-label": "Which dice the camera reads" },
+      dice.kinds.map((k) => el("option", { value: k, selected: k === dice.kind, text: { pips: "standard pip dice (1-6)", taught: "taught picture faces (Fandooble)", aruco: "ArUco stickers on the faces" }[k] || k })));
+    kind.addEventListener("change", async () => {
+      if (await act("/api/dice/kind", { kind: kind.value })) say("The camera reads these dice from now on.");
+      loadDice();
+    });
+    const aruco = el("input", { id: "dice-aruco", value: Object.entries(dice.face_table).map(([k, v]) => `${k}=${v}`).join(" "), placeholder: "0=C 1=C 2=G 3=G 4=R 5=R", autocapitalize: "characters", spellcheck: "false" });
+    $("teach").replaceChildren(
+      el("label", { for: "dice-kind", text: "The camera reads" }), kind,
+      el("h3", { text: "Taught dice" }),
+      taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", { text: `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${dice.face_names[f] || f}`).join(", ")}` })))
+        : el("p", { class: "muted", text: "No faces taught yet." }),
+      el("p", { class: "muted", text: dice.fandooble_option
+        ? `New Fandooble games (and their odds) use these face counts: ${dice.fandooble_option}.`
+        : "Until both Fandooble dice are taught, games use the face counts of their options (the rulebook does not give them)." }),
+      el("p", { class: "muted", text: `Teaching shows each face to the overhead camera in turn. The running companion's camera cannot lend the dashboard its pictures yet: stop the companion, run “${dice.teach_command}” (then --die special --faces FFKKWW), and start it again.` }),
+      el("label", { for: "dice-aruco", text: "ArUco stickers (number=face)" }), aruco,
+      el("button", { type: "button", class: "secondary", text: "Save the sticker table", onclick: async () => {
+        const table = {};
+        for (const pair of aruco.value.split(/[\s,]+/).filter(Boolean)) {
+          const [k, v] = pair.split("=");
+          table[k] = v || "";
+        }
+        if (await act("/api/dice/aruco", { table })) { say("Sticker table saved: the camera reads ArUco stickers."); loadDice(); }
+      } }));
+  }
+
   onState(() => {});
+  loadDice();
+  showCampaigns().catch(() => {});
   loadPast();
   loadConfig().then(() => { newPicture(); drawMarks(); }).catch(() => {});
 })();
