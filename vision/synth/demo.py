@@ -207,7 +207,7 @@ class DemoGame:
                 continue
             (x, y), _ = self._spots[spots[at]]
             # On the card's lower half, clear of the sticker in its top-left corner.
-            animals.append(synth.Occluder("animal", (x + 12 - 10 * seat, y + 22), 22.0, 30.0 * seat, colours[seat]))
+            animals.append(synth.Occluder("animal", (x + 10 - 12 * seat, y + 24), 28.0, 30.0 * seat, colours[seat]))
         return synth.Scene(tuple(stacks), self.table_mm, self.tag_mm, occluders=tuple(animals), seed=self.seed)
 
     def still(self, index: int) -> tuple[np.ndarray, synth.Truth]:
