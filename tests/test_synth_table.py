@@ -99,6 +99,8 @@ def test_demo_frames_show_the_scripted_table_with_hands_between_stills():
     assert [f.phase for f in frames[:8]] == ["still", "still", "hands", "hands", "hands", "hands", "still", "still"]
     assert all(f.image.shape == (1080, 1920, 3) for f in frames)
     assert [f.index for f in frames] == list(range(len(frames)))
+    image, truth = frames[0]
+    assert image is frames[0].image and truth is frames[0].truth
     reader = TagReader(reuse_when_still=False)
     for f in frames:
         if f.phase != "still":

@@ -67,6 +67,10 @@ class DemoFrame:
     phase: str  # "hands" while a hand is over the table, "still" after
     index: int
 
+    def __iter__(self):
+        """``image, truth = frame`` also works."""
+        return iter((self.image, self.truth))
+
 
 class DemoGame:
     """The script and its pictures. ``size`` is the full frame; the demo camera scales it down.
