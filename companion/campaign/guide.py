@@ -39,6 +39,11 @@ class Box:
     owner: str | None = None  # the title of the campaign whose bag is aside
 
 
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def cards_text(cards: Iterable[Card]) -> str:
     text = format_cards(sorted(cards)).replace(" ", ", ")
     return text or "none"
@@ -49,9 +54,9 @@ def stacks_text(stacks: Iterable[Stack]) -> str:
 
 
 def _lay_out(stacks: tuple[Stack, ...], deck_size: int) -> list[str]:
-    count = sum(len(s.cards) for s in stacks)
+    cards = sum(len(s.cards) for s in stacks)
     steps = [
-        f"Take the top {count} cards of the deck and lay them out as {len(stacks)} "
+        f"Take the top {cards} cards of the deck and lay them out as {len(stacks)} "
         f"{'stack' if len(stacks) == 1 else 'stacks'}, "
         f"top card first: {stacks_text(stacks)}."
     ]
@@ -77,7 +82,7 @@ def set_up(state: CampaignState, box: Box, verb: str) -> Instructions:
     if out:
         steps.append(f"Take these cards out of the deck into this campaign's bag (its juices): {cards_text(out)}.")
     if target:
-        steps.append(f"Keep the bag aside, labelled '{state.title}': it holds {len(target)} cards.")
+        steps.append(f"Keep the bag aside, labelled '{state.title}': it holds {count(len(target), 'card')}.")
     if not steps:
         steps.append("Start from the whole deck in number order, 1:1 on top.")
     steps += _lay_out(state.display, len(state.deck))
@@ -89,7 +94,7 @@ def park(state: CampaignState) -> Instructions:
     steps = [
         f"Put the {len(on_display)} display cards on top of the deck in number order, lowest on top "
         f"(top card first): {cards_text(on_display)}.",
-        f"Keep this campaign's bag aside, labelled '{state.title}': it holds {len(state.bag)} cards."
+        f"Keep this campaign's bag aside, labelled '{state.title}': it holds {count(len(state.bag), 'card')}."
         if state.bag else "This campaign has no juices in a bag yet.",
         f"The deck now holds {len(on_display) + len(state.deck)} cards in number order.",
     ]
@@ -105,7 +110,7 @@ def reset(old: CampaignState, new: CampaignState) -> Instructions:
         )
     steps = []
     if old.bag:
-        steps.append(f"Put the {len(old.bag)} juices from the bag back into the deck, each in its place: {cards_text(old.bag)}.")
+        steps.append(f"Put the {count(len(old.bag), 'juice')} from the bag back into the deck, each in its place: {cards_text(old.bag)}.")
     on_display = [c for s in old.display for c in s.cards]
     steps.append(f"Put the {len(on_display)} display cards back into the deck, each in its place: {cards_text(on_display)}.")
     steps.append("The deck now holds every card in number order, 1:1 on top.")
@@ -120,7 +125,7 @@ def between_games(state: CampaignState, table: Table, players: tuple[str, ...]) 
     size = fable_data()["hand_size"]
     steps = []
     if juices:
-        steps.append(f"Put the {len(juices)} juices bought this game into the campaign's bag (never back on the deck): {cards_text(juices)}.")
+        steps.append(f"Put the {count(len(juices), 'juice')} bought this game into the campaign's bag (never back on the deck): {cards_text(juices)}.")
     steps.append(f"Leave the {sum(len(s.cards) for s in state.display)} display cards where they are: the next game starts with them.")
     steps.append(f"Shuffle all the fruits and deal {size} to each player.")
     starters = state.next_start()
@@ -150,9 +155,9 @@ def summary(state: CampaignState, table: Table, *, live=None) -> str:
     lines = [f"{state.title}  [{state.campaign_id[:8]}]  {where}"]
     lines.append(f"Group: {', '.join(state.group)}")
     display, deck = (live.display, live.deck) if live is not None else (state.display, state.deck)
-    count = sum(len(s.cards) for s in display)
+    cards = sum(len(s.cards) for s in display)
     heading = "Display during the game" if live is not None else "Display"
-    lines.append(f"{heading}: {count} cards in {len(display)} stacks")
+    lines.append(f"{heading}: {count(cards, 'card')} in {count(len(display), 'stack')}")
     for s in display:
         loc = table[s.number]
         name = loc.name or "name not entered"
@@ -160,7 +165,7 @@ def summary(state: CampaignState, table: Table, *, live=None) -> str:
         lines.append(f"  #{s.number:<3} x{len(s.cards)}  {format_cards(s.cards):<12}  {name}; {price}")
     nxt = " ".join(str(c.number) for c in deck[:10])
     lines.append(f"Deck: {len(deck)} cards" + (f"; next: {nxt}" if deck else ""))
-    lines.append(f"Bag: {len(state.bag)} juices" + (f" ({cards_text(state.bag)})" if state.bag else ""))
+    lines.append(f"Bag: {count(len(state.bag), 'juice')}" + (f" ({cards_text(state.bag)})" if state.bag else ""))
     scores = state.scores()
     if state.finished:
         lines.append("Session scores: " + ", ".join(f"{p} {n}" for p, n in sorted(scores.items(), key=lambda kv: -kv[1])))

@@ -202,7 +202,7 @@ class Campaign:
         bought = [c for _, cards in self.state.games[-1].juices for c in cards]
         steps = ["The game is recorded without winners or scores."]
         if bought:
-            steps.append(f"Put its {len(bought)} juices into the campaign's bag: {guide.cards_text(bought)}.")
+            steps.append(f"Put its {guide.count(len(bought), 'juice')} into the campaign's bag: {guide.cards_text(bought)}.")
         steps.append("Leave the display as it is: the next game starts with it.")
         return Instructions(f"Game {game.number} abandoned", tuple(steps))
 

@@ -326,7 +326,10 @@ class Table:
         locations = {}
         for key, e in entries.items():
             user = set(e.get("_user", ()))
-            sources = tuple((f, "entered by the players" if f in user else e.get("source", "")) for f in EDITABLE)
+            sources = tuple(
+                (f, "entered by the players" if f in user else e.get("source", "") if e.get(f) is not None else "")
+                for f in EDITABLE
+            )
             locations[int(key)] = Location(
                 number=int(key),
                 copies=e["copies"],

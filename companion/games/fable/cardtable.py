@@ -37,14 +37,23 @@ def parse_field(field: str, text: str) -> Any:
     """A fact as typed (``price=3 grapes + 1 smoothie``) in its stored form; ValueError with the reason."""
     if field not in FIELDS:
         raise ValueError(f"'{field}' is not a fact of a location card; the facts are {', '.join(FIELDS)}")
-    return cards.parse_field(field, text, components=data()["components"])
+    return _known_fruits(field, cards.parse_field(field, text, components=data()["components"]))
 
 
 def check_field(field: str, value: Any) -> Any:
     """A stored fact checked (from an imported file); ValueError with the reason."""
     if field not in FIELDS:
         raise ValueError(f"'{field}' is not a fact of a location card; the facts are {', '.join(FIELDS)}")
-    return cards.check_field(field, value, components=data()["components"])
+    return _known_fruits(field, cards.check_field(field, value, components=data()["components"]))
+
+
+def _known_fruits(field: str, value: Any) -> Any:
+    if field == "price" and value is not None:
+        kinds = [k["name"] for k in data()["fruits"]["kinds"]]
+        for kind in value.get("fruits", {}):
+            if kind not in kinds:
+                raise ValueError(f"{kind} is not a fruit of the box ({', '.join(kinds)}; smoothies are wild)")
+    return value
 
 
 def merged(overrides: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:

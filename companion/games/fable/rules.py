@@ -546,7 +546,8 @@ def _buy(s: State, b: Buy) -> State:
         animals = [None if at == here else at for at in animals]
     ending = s.ending
     if not ending and len(juices[s.current]) >= s.goal:
-        ending = f"{who} has {len(juices[s.current])} juices"
+        n = len(juices[s.current])
+        ending = f"{who} has {n} {'juice' if n == 1 else 'juices'}"
     last = f"{who} bought the juice of location {here} ({card.to_text()}), paying {describe(s.kinds, pay)}"
     if returned:
         last += f"; stack {here} is used up and {' and '.join(returned)} take{'s' if len(returned) == 1 else ''} their animal back"

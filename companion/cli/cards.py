@@ -1,0 +1,135 @@
+"""``companion cards``: the card facts players fill in from their own cards.
+
+    companion cards show [NUMBER] [--unknown] [--json]
+    companion cards set NUMBER FIELD=VALUE ...      e.g. set 7 "price=6 smoothies" signpost=no
+    companion cards clear NUMBER [FIELD ...]
+    companion cards export [-o FILE]
+    companion cards import FILE [--replace]
+
+Fields of a Fabled Fruit location: name, price (``3 grapes + 1 smoothie``, ``6 smoothies``,
+``special: ...``), action (the card's text), rule (an action the companion implements:
+draw2, banana_for_two, draw_and_swap3), signpost (yes/no), components (comma-separated:
+thief, fruit tokens, wild tokens, double-turn tokens, fruit-mix cards; or none).
+Entries live in the data directory and survive upgrades.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from companion.carddata import CardData
+from companion.cli.common import add_data_dir, data_dir, print_json
+from companion.errors import SetupError
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "cards",
+        help="show and fill in the card facts the rulebooks leave unknown (Fabled Fruit locations)",
+        description=__doc__.split("\n\n")[0],
+    )
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+    verbs.required = True
+
+    def verb(name: str, help_text: str, handler):
+        v = verbs.add_parser(name, help=help_text, description=help_text)
+        add_data_dir(v)
+        v.add_argument("--game", default="fable", help="the game whose cards these are (default fable)")
+        v.set_defaults(handler=handler)
+        return v
+
+    v = verb("show", "the card table: what is known, and what is still to fill in", _show)
+    v.add_argument("number", nargs="?", help="one card only")
+    v.add_argument("--unknown", action="store_true", help="only cards with facts still unknown")
+    v.add_argument("--json", action="store_true", help="print JSON")
+    v = verb("set", "enter facts from your own card", _set)
+    v.add_argument("number")
+    v.add_argument("facts", nargs="+", metavar="FIELD=VALUE")
+    v = verb("clear", "forget entered facts (the shipped ones apply again)", _clear)
+    v.add_argument("number")
+    v.add_argument("fields", nargs="*", metavar="FIELD")
+    v = verb("export", "write the entered facts as JSON", _export)
+    v.add_argument("-o", "--output", type=Path, help="the file to write (default: standard output)")
+    v = verb("import", "read facts written by export, over the entered ones", _import)
+    v.add_argument("file", type=Path, help="the JSON file (- for standard input)")
+    v.add_argument("--replace", action="store_true", help="drop every entered fact not in the file")
+
+
+def _cards(args) -> CardData:
+    return CardData(data_dir(args), args.game)
+
+
+def _line(entry: dict) -> str:
+    price = entry["price_text"] or "?"
+    components = "?" if entry["components"] is None else (", ".join(entry["components"]) or "none")
+    signpost = {True: "yes", False: "no", None: "?"}[entry["signpost"]]
+    mark = "ok" if entry["verified"] else "to fill in: " + ", ".join(entry["missing"])
+    return (f"#{entry['number']:<3} x{entry['copies']}  {entry['name'] or '?'}; price {price}; signpost {signpost}; "
+            f"components {components}; action: {entry['action']}  [{mark}]")
+
+
+def _show(args) -> int:
+    cards = _cards(args)
+    if args.number is not None:
+        entry = cards.entry(args.number)
+        if args.json:
+            print_json(entry)
+        else:
+            print(_line(entry))
+            for field, source in entry["sources"].items():
+                if source:
+                    print(f"    {field}: {source}")
+        return 0
+    merged = cards.merged()
+    if args.unknown:
+        merged = {k: e for k, e in merged.items() if not e["verified"]}
+    if args.json:
+        print_json(merged)
+        return 0
+    for entry in merged.values():
+        print(_line(entry))
+    left = len(cards.unverified())
+    print(f"{len(cards.merged()) - left} cards complete, {left} with facts to fill in (companion cards set NUMBER FIELD=VALUE)")
+    return 0
+
+
+def _set(args) -> int:
+    fields = {}
+    for pair in args.facts:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise SetupError(f"'{pair}': write FIELD=VALUE, e.g. \"price=3 grapes + 1 smoothie\"")
+        fields[name.strip().lower()] = value
+    print(_line(_cards(args).set_text(args.number, fields)))
+    return 0
+
+
+def _clear(args) -> int:
+    print(_line(_cards(args).clear(args.number, args.fields or None)))
+    return 0
+
+
+def _export(args) -> int:
+    document = _cards(args).export()
+    if args.output:
+        args.output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"Wrote {args.output}")
+    else:
+        print_json(document)
+    return 0
+
+
+def _import(args) -> int:
+    try:
+        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SetupError(f"cannot read {args.file}: {exc.strerror}") from None
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise SetupError(f"{args.file} is not JSON: {exc}") from None
+    incoming = _cards(args).import_(document, replace=args.replace)
+    print(f"Imported facts for {len(incoming)} cards.")
+    return 0
