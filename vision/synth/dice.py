@@ -228,6 +228,7 @@ class RenderedDie:
     center: tuple[float, float]
     box: tuple[int, int, int, int]  # x, y, w, h of the die's outline in the final image
     cocked: bool = False
+    partial: bool = False  # cut by the picture's edge (photo-like trays only)
 
 
 @dataclass(frozen=True)
@@ -348,3 +349,412 @@ def render_face_photo(rng: np.random.Generator, face: str, *, kind: str = "fando
     """One die in the middle of an empty tray, as ``companion dice teach`` sees it."""
     return render_tray(rng, faces=[face], kind=kind, size=size, die_px=(die_px, die_px), table=table,
                        blur_sigma=0.5).image
+
+
+# ---------------------------------------------------------------------------------------------
+# Photo-like trays: real dice under a close phone or Pi camera.
+#
+# Each die is a cube in 3-D seen through a pinhole camera 12-30 die sides above the table,
+# so dice away from the picture's centre show their side faces (with their own pips), the
+# top face a little larger and shifted outwards. Dice touch and cluster; white and ivory dice
+# lie on white paper or light grey with soft shadows; translucent dice let the table and the
+# pips of their hidden faces show through; marbled dice swirl two colours; the one face may
+# carry a big red pip or a maker's symbol; pips are hollows that catch a shadow; the top face
+# may carry a highlight; some trays have a dark rim. The camera adds its white balance,
+# uneven light, blur, noise and JPEG.
+# ---------------------------------------------------------------------------------------------
+
+PHOTO_TABLES = {  # BGR; light surfaces dominate, as in most homes
+    "white paper": (236, 238, 238), "light grey": (196, 198, 198), "off-white": (214, 226, 232),
+    "grey": (150, 150, 146), "wood": (70, 120, 165), "felt": (52, 110, 46), "navy": (90, 45, 30),
+    "black": (32, 32, 34), "beige": (160, 190, 210),
+}
+_PHOTO_TABLE_WEIGHTS = np.array([4, 3, 2, 1, 1, 1, 1, 1, 1], np.float64)
+PHOTO_BODIES = {
+    "white": (238, 240, 242), "ivory": (196, 226, 238), "cream": (210, 236, 245), "black": (26, 26, 28),
+    "red": (40, 40, 200), "dark red": (30, 30, 130), "green": (70, 160, 40), "blue": (170, 60, 20),
+    "light blue": (230, 170, 90), "yellow": (40, 215, 235), "orange": (20, 120, 240), "purple": (120, 40, 90),
+    "pink": (180, 130, 240), "brown": (50, 100, 150), "teal": (120, 120, 30), "grey": (120, 120, 120),
+}
+PHOTO_INKS = {"black": (25, 25, 25), "white": (240, 240, 240), "red": (30, 30, 200), "gold": (60, 170, 210),
+              "blue": (160, 60, 20), "green": (40, 130, 30)}
+# Cube corners (x, y, z) of a die of side 1 centred on the origin, and its faces as corner loops
+# (seen from outside, so the texture is not mirrored) with their outward normals.
+_CUBE = np.array([[x, y, z] for z in (-0.5, 0.5) for y in (-0.5, 0.5) for x in (-0.5, 0.5)], np.float64)
+_CUBE_FACES = {  # name: (corner indices, normal)
+    "top": ((4, 5, 7, 6), (0, 0, 1)), "bottom": ((2, 3, 1, 0), (0, 0, -1)),
+    "north": ((0, 1, 5, 4), (0, -1, 0)), "south": ((3, 2, 6, 7), (0, 1, 0)),
+    "west": ((2, 0, 4, 6), (-1, 0, 0)), "east": ((1, 3, 7, 5), (1, 0, 0)),
+}
+
+
+@dataclass(frozen=True)
+class PhotoStyle:
+    """How one real die looks: body, ink, translucency, marbling, pip shape, the one face."""
+
+    body: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    pip_ratio: float
+    spacing: float
+    corner: float
+    opacity: float = 1.0  # below 1: translucent body (ink stays opaque)
+    marble: tuple[int, int, int] | None = None
+    marble_strength: float = 0.0
+    one_face: str = "pip"  # 'pip', 'big pip' or 'symbol'
+    one_ink: tuple[int, int, int] | None = None
+    hollow: float = 0.3  # how deep the pips' shadow is
+
+
+def random_photo_style(rng: np.random.Generator) -> PhotoStyle:
+    """A die from a shop's shelf: most are opaque with black or white pips, some are not."""
+    while True:
+        body = PHOTO_BODIES[str(rng.choice(list(PHOTO_BODIES)))]
+        ink = PHOTO_INKS[str(rng.choice(list(PHOTO_INKS), p=[0.4, 0.3, 0.1, 0.1, 0.05, 0.05]))]
+        if _contrast(body, ink) > 70:
+            break
+    translucent = rng.random() < 0.25
+    marbled = rng.random() < 0.2
+    marble = PHOTO_BODIES[str(rng.choice(list(PHOTO_BODIES)))] if marbled else None
+    if marble is not None and _contrast(marble, ink) < 60:
+        marble = tuple(int(0.5 * a + 0.5 * b) for a, b in zip(marble, body))
+    one = str(rng.choice(["pip", "big pip", "symbol"], p=[0.65, 0.2, 0.15]))
+    one_ink = PHOTO_INKS["red"] if one != "pip" and rng.random() < 0.6 else ink
+    if _contrast(body, one_ink) < 60:
+        one_ink = ink
+    return PhotoStyle(body=body, ink=ink, pip_ratio=float(rng.uniform(0.13, 0.23)),
+                      spacing=float(rng.uniform(0.23, 0.31)), corner=float(rng.uniform(0.08, 0.24)),
+                      opacity=float(rng.uniform(0.35, 0.8)) if translucent else 1.0, marble=marble,
+                      marble_strength=float(rng.uniform(0.3, 0.8)) if marbled else 0.0, one_face=one,
+                      one_ink=one_ink, hollow=float(rng.uniform(0.1, 0.45)))
+
+
+def _face_texture(value: int, style: PhotoStyle, size: int, rng: np.random.Generator,
+                  light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A face of the die, flat and square: (BGR float32, opacity 0..1), ``size`` pixels wide."""
+    face = np.empty((size, size, 3), np.float32)
+    face[:] = style.body
+    if style.marble is not None:
+        swirl = np.zeros((size, size), np.float32)
+        for cells in (3, 6, 12):
+            swirl += cv2.resize(rng.normal(0, 1, (cells, cells)).astype(np.float32), (size, size),
+                                interpolation=cv2.INTER_CUBIC) / cells ** 0.5
+        veins = np.clip(1.0 - np.abs(np.sin(swirl * rng.uniform(2, 5))) * 1.5, 0, 1) * style.marble_strength
+        face = face * (1 - veins[..., None]) + np.array(style.marble, np.float32) * veins[..., None]
+    opacity = np.full((size, size), style.opacity, np.float32)
+    ink_mask = np.zeros((size, size), np.uint8)
+    layout = PIP_LAYOUTS[value]
+    if value in (2, 3, 6) and rng.random() < 0.5:
+        layout = [(-r, c) for c, r in layout]
+    ink, radius = style.ink, style.pip_ratio * size / 2
+    if value == 1 and style.one_face != "pip":
+        ink = style.one_ink or style.ink
+        radius = float(rng.uniform(0.15, 0.22)) * size
+    pips = []
+    for c, r in layout:
+        x, y = size / 2 + c * style.spacing * size, size / 2 + r * style.spacing * size
+        pips.append((x, y))
+        if value == 1 and style.one_face == "symbol":
+            _symbol(ink_mask, (x, y), radius, rng)
+        else:
+            cv2.circle(ink_mask, (int(x * 16), int(y * 16)), int(radius * 16), 255, -1, cv2.LINE_AA, shift=4)
+    alpha = ink_mask.astype(np.float32)[..., None] / 255.0
+    # Hollow pips: the side towards the light lies in the pip's own shadow.
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
+    shade = np.ones((size, size), np.float32)
+    for x, y in pips:
+        along = ((xs - x) * light[0] + (ys - y) * light[1]) / max(radius, 1.0)
+        inside = np.hypot(xs - x, ys - y) < radius * 1.05
+        shade[inside] = 1.0 - style.hollow * np.clip(0.5 + 0.5 * along[inside], 0, 1)
+    face = face * (1 - alpha) + np.array(ink, np.float32) * alpha
+    face *= shade[..., None]
+    opacity = np.maximum(opacity, alpha[..., 0])
+    # A bevel: the face darkens a little towards its rounded edges.
+    edge = np.minimum(np.minimum(xs, size - 1 - xs), np.minimum(ys, size - 1 - ys)) / size
+    face *= (0.8 + 0.2 * np.clip(edge / 0.06, 0, 1))[..., None]
+    rounded = _rounded_square(size, style.corner).astype(np.float32) / 255.0
+    return face, opacity * rounded
+
+
+def _symbol(mask: np.ndarray, centre, radius: float, rng: np.random.Generator) -> None:
+    """A maker's mark on the one face: a star, a ring, a diamond or a crest."""
+    kind = int(rng.integers(0, 4))
+    cx, cy = centre
+    if kind == 0:
+        angles = np.arange(10) * np.pi / 5 + rng.uniform(0, np.pi)
+        radii = np.where(np.arange(10) % 2 == 0, radius * 1.2, radius * 0.5)
+        pts = np.column_stack([cx + radii * np.cos(angles), cy + radii * np.sin(angles)])
+        cv2.fillPoly(mask, [(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    elif kind == 1:
+        cv2.circle(mask, (int(cx), int(cy)), int(radius * 1.1), 255, max(2, int(radius * 0.35)), cv2.LINE_AA)
+        cv2.circle(mask, (int(cx), int(cy)), int(radius * 0.3), 255, -1, cv2.LINE_AA)
+    elif kind == 2:
+        pts = np.array([[cx, cy - radius * 1.3], [cx + radius, cy], [cx, cy + radius * 1.3], [cx - radius, cy]])
+        cv2.fillPoly(mask, [(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    else:
+        pts = np.array([[cx - radius, cy - radius], [cx + radius, cy - radius], [cx + radius, cy + 0.2 * radius],
+                        [cx, cy + radius * 1.3], [cx - radius, cy + 0.2 * radius]])
+        cv2.fillPoly(mask, [(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+        cv2.line(mask, (int(cx - radius * 0.6), int(cy)), (int(cx + radius * 0.6), int(cy)), 0,
+                 max(1, int(radius * 0.2)))
+
+
+def _die_faces(top: int, rng: np.random.Generator) -> dict[str, int]:
+    """The value on every face of a real die (opposite faces add up to seven) with ``top`` up."""
+    a = int(rng.choice([v for v in range(1, 7) if v not in (top, 7 - top)]))
+    b = int(rng.choice([v for v in range(1, 7) if v not in (top, 7 - top, a, 7 - a)]))
+    return {"top": top, "bottom": 7 - top, "north": a, "south": 7 - a, "west": b, "east": 7 - b}
+
+
+@dataclass
+class _Camera:
+    focal: float  # pixels
+    height: float  # above the table, in die sides
+    centre: tuple[float, float]  # principal point in pixels
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        depth = self.height - points[:, 2]
+        return np.column_stack([self.centre[0] + self.focal * points[:, 0] / depth,
+                                self.centre[1] + self.focal * points[:, 1] / depth])
+
+    def to_table(self, pixel) -> np.ndarray:
+        return np.array([(pixel[0] - self.centre[0]) * self.height / self.focal,
+                         (pixel[1] - self.centre[1]) * self.height / self.focal])
+
+
+def _rotation(yaw: float, tilt: float, tilt_axis: float) -> np.ndarray:
+    rz, _ = cv2.Rodrigues(np.array([0.0, 0.0, yaw]))
+    axis = np.array([math.cos(tilt_axis), math.sin(tilt_axis), 0.0]) * tilt
+    rt, _ = cv2.Rodrigues(axis)
+    return rt @ rz
+
+
+def _footprint_clear(footprints: list[np.ndarray], new: np.ndarray, gap: float) -> bool:
+    """True when the square ``new`` (4 x 2, table units) keeps ``gap`` from every other footprint."""
+    for other in footprints:
+        separated = False
+        for poly in (new, other):
+            for i in range(4):
+                edge = poly[(i + 1) % 4] - poly[i]
+                axis = np.array([-edge[1], edge[0]]) / (np.linalg.norm(edge) or 1.0)
+                a, b = new @ axis, other @ axis
+                if a.max() + gap <= b.min() or b.max() + gap <= a.min():
+                    separated = True
+                    break
+            if separated:
+                break
+        if not separated:
+            return False
+    return True
+
+
+def _photo_table(rng: np.random.Generator, w: int, h: int, name: str) -> np.ndarray:
+    base = np.array(PHOTO_TABLES[name], np.float32) * rng.uniform(0.92, 1.06, 3).astype(np.float32)
+    canvas = np.empty((h, w, 3), np.float32)
+    canvas[:] = base
+    grain = cv2.resize(rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32), (w, h))
+    canvas += (grain * rng.uniform(1, 6))[..., None]
+    if name == "wood":
+        ys = np.arange(h, dtype=np.float32)[:, None]
+        canvas += (np.sin(ys / rng.uniform(3, 9) + grain * 2) * 12)[..., None]
+    if rng.random() < 0.25:  # the dark rim of a dice tray along one or two sides of the picture
+        rim = np.array(PHOTO_TABLES[str(rng.choice(["black", "navy", "wood"]))], np.float32)
+        width = int(rng.uniform(0.04, 0.14) * min(w, h))
+        for side in rng.choice(4, size=int(rng.integers(1, 3)), replace=False):
+            if side == 0:
+                canvas[:width] = rim
+            elif side == 1:
+                canvas[-width:] = rim
+            elif side == 2:
+                canvas[:, :width] = rim
+            else:
+                canvas[:, -width:] = rim
+    return canvas
+
+
+def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480), count: int | None = None,
+                 faces: list[str] | None = None, die_px: tuple[float, float] = (30, 90), cocked: int | None = None,
+                 table: str | None = None) -> Scene:
+    """A photo-like tray of pip dice (see the section comment above) and its truth.
+
+    ``die_px`` bounds the side of a die on the table in pixels; ``count`` dice (1-25 by
+    default; ``faces`` fixes them), of which ``cocked`` lean on an edge (0-1 by default).
+    The truth's ``box`` encloses the visible top face, as a person labelling photos draws it.
+    """
+    w, h = size
+    table = table or str(rng.choice(list(PHOTO_TABLES), p=_PHOTO_TABLE_WEIGHTS / _PHOTO_TABLE_WEIGHTS.sum()))
+    canvas = _photo_table(rng, w, h, table)
+    if faces is None:
+        n = count if count is not None else int(min(25, 1 + rng.geometric(0.13)))
+        faces = [str(v) for v in rng.integers(1, 7, n)]
+    cocked = int(rng.random() < 0.3) if cocked is None else cocked
+    side_px = float(rng.uniform(*die_px))
+    camera = _Camera(focal=0.0, height=float(rng.uniform(12, 30)),
+                     centre=(w / 2 + rng.uniform(-0.15, 0.15) * w, h / 2 + rng.uniform(-0.15, 0.15) * h))
+    camera.focal = side_px * camera.height
+    light = rng.normal(0, 1, 3)
+    light[2] = abs(light[2]) + rng.uniform(1.0, 3.0)
+    light /= np.linalg.norm(light)
+    # Place the dice on the table: in clusters, touching or not, never overlapping.
+    corner_lo, corner_hi = camera.to_table((0, 0)), camera.to_table((w, h))
+    footprints: list[np.ndarray] = []
+    placed = []
+    same_set = rng.random() < 0.5
+    set_style = random_photo_style(rng)
+    total = len(faces) + cocked
+    cluster = camera.to_table((rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h))
+    for i in range(total):
+        scale = float(rng.uniform(0.9, 1.1)) if same_set else float(rng.uniform(0.75, 1.25))
+        for _ in range(200):
+            if rng.random() < 0.6 and placed:
+                anchor = placed[int(rng.integers(len(placed)))][0]
+                spot = anchor + rng.normal(0, 1, 2) / 1.0 * rng.uniform(0.8, 1.6)
+            elif rng.random() < 0.5:
+                spot = cluster + rng.normal(0, 2.5, 2)
+            else:
+                spot = rng.uniform(corner_lo + 0.8, corner_hi - 0.8)
+            if not (np.all(spot > corner_lo + 0.7 * scale) and np.all(spot < corner_hi - 0.7 * scale)):
+                continue
+            yaw = float(rng.uniform(0, np.pi / 2))
+            square = spot + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * 0.5 * scale) @ np.array(
+                [[math.cos(yaw), math.sin(yaw)], [-math.sin(yaw), math.cos(yaw)]])
+            if _footprint_clear(footprints, square, float(rng.uniform(0.0, 0.15)) + (0.5 if i >= len(faces) else 0)):
+                footprints.append(square)
+                placed.append((spot, yaw, scale))
+                break
+        else:
+            break
+    # Draw the farthest dice from the camera's axis first: nearer ones can hide their feet.
+    order = sorted(range(len(placed)), key=lambda k: -np.linalg.norm(placed[k][0]))
+    truth: dict[int, RenderedDie] = {}
+    shadow = np.zeros((h, w), np.float32)
+    dice_layers = []
+    for k in order:
+        spot, yaw, scale = placed[k]
+        leaning = k >= len(faces)
+        top = int(rng.integers(1, 7)) if leaning else int(faces[k])
+        style = set_style if same_set else random_photo_style(rng)
+        tilt = float(rng.uniform(0.3, 0.75)) if leaning else float(rng.normal(0, 0.02))
+        rotation = _rotation(yaw, tilt, float(rng.uniform(0, 2 * np.pi)))
+        corners = (_CUBE * scale) @ rotation.T
+        corners[:, 2] -= corners[:, 2].min()
+        corners[:, :2] += spot
+        footprint = camera.project(np.column_stack([corners[:, :2], np.zeros(8)]))
+        cv2.fillConvexPoly(shadow, (cv2.convexHull(footprint.astype(np.float32)) * 4).astype(np.int32).reshape(-1, 2),
+                           0.5 if style.opacity < 1 else 1.0, cv2.LINE_AA, shift=2)
+        dice_layers.append((corners, top, style, leaning, k, scale))
+    # Soft shadows first (they fall on the table, away from the light), then the dice.
+    shift = -light[:2] / max(light[2], 0.3) * side_px * 0.35
+    shadow = cv2.warpAffine(shadow, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (w, h))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), side_px * float(rng.uniform(0.08, 0.25)))
+    canvas *= (1 - float(rng.uniform(0.15, 0.45)) * np.clip(shadow, 0, 1))[..., None]
+    for corners, top, style, leaning, k, scale in dice_layers:
+        top_quad, outline = _draw_cube(canvas, camera, corners, top, style, light, rng, side_px * scale)
+        if outline is None:
+            continue
+        x0, y0 = np.floor(top_quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(top_quad.max(axis=0)).astype(int)
+        ox0, oy0 = np.floor(outline.min(axis=0)).astype(int)
+        ox1, oy1 = np.ceil(outline.max(axis=0)).astype(int)
+        box = (int(ox0), int(oy0), int(ox1 - ox0), int(oy1 - oy0)) if leaning else \
+            (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+        centre = tuple(float(v) for v in (outline.mean(axis=0) if leaning else top_quad.mean(axis=0)))
+        partial = box[0] < 0 or box[1] < 0 or box[0] + box[2] > w or box[1] + box[3] > h
+        truth[k] = RenderedDie(None if leaning else str(top), centre, box, cocked=leaning, partial=partial)
+    image = _camera_effects(canvas, rng, side_px)
+    return Scene(image, tuple(truth[k] for k in sorted(truth)), table)
+
+
+def _draw_cube(canvas, camera: _Camera, corners: np.ndarray, top: int, style: PhotoStyle, light: np.ndarray,
+               rng: np.random.Generator, side_px: float):
+    """Paint one die on ``canvas`` (float32, in place): (its top face quad, its outline points)."""
+    h, w = canvas.shape[:2]
+    pixels = camera.project(corners)
+    lo = np.floor(pixels.min(axis=0)).astype(int) - 2
+    hi = np.ceil(pixels.max(axis=0)).astype(int) + 3
+    if lo[0] < -side_px or lo[1] < -side_px or hi[0] > w + side_px or hi[1] > h + side_px:
+        return pixels[4:], None
+    s = 3  # supersampling
+    lw, lh = int((hi[0] - lo[0]) * s), int((hi[1] - lo[1]) * s)
+    colour = np.zeros((lh, lw, 3), np.float32)
+    alpha = np.zeros((lh, lw), np.float32)
+    texture_px = int(np.clip(side_px * 2, 48, 160))
+    values = _die_faces(top, rng)
+    eye = np.array([0.0, 0.0, camera.height])
+    centre3 = corners.mean(axis=0)
+    rotation_normals = {}
+    for name, (idx, _) in _CUBE_FACES.items():
+        quad3 = corners[list(idx)]
+        normal = np.cross(quad3[1] - quad3[0], quad3[3] - quad3[0])
+        normal /= np.linalg.norm(normal) or 1.0
+        if np.dot(normal, quad3.mean(axis=0) - centre3) < 0:
+            normal = -normal
+        rotation_normals[name] = (quad3, normal)
+    # Back to front: hidden faces only show through a translucent die.
+    names = sorted(rotation_normals, key=lambda n: -np.linalg.norm(rotation_normals[n][0].mean(axis=0) - eye))
+    top_name = max(rotation_normals, key=lambda n: rotation_normals[n][1][2])
+    top_quad = camera.project(rotation_normals[top_name][0])
+    for name in names:
+        quad3, normal = rotation_normals[name]
+        facing = np.dot(normal, eye - quad3.mean(axis=0)) > 0
+        if not facing and style.opacity >= 1.0:
+            continue
+        texture, opacity = _face_texture(values[name], style, texture_px, rng, light[:2])
+        lambert = 0.45 + 0.55 * max(0.0, float(np.dot(normal, light)))
+        texture *= lambert
+        if name == top_name and facing and rng.random() < 0.4:  # a glossy highlight
+            hx, hy = rng.uniform(0.15, 0.85, 2) * texture_px
+            spot = np.zeros((texture_px, texture_px), np.float32)
+            cv2.circle(spot, (int(hx), int(hy)), int(texture_px * rng.uniform(0.05, 0.2)), 1.0, -1)
+            spot = cv2.GaussianBlur(spot, (0, 0), texture_px * 0.06)
+            texture += (spot * rng.uniform(60, 200))[..., None]
+        if not facing:
+            opacity = opacity * 0.5
+        target = (camera.project(quad3) - lo) * s
+        src = np.float32([[0, 0], [texture_px, 0], [texture_px, texture_px], [0, texture_px]])
+        warp = cv2.getPerspectiveTransform(src, target.astype(np.float32))
+        face_colour = cv2.warpPerspective(texture, warp, (lw, lh), flags=cv2.INTER_LINEAR)
+        face_alpha = cv2.warpPerspective(opacity, warp, (lw, lh), flags=cv2.INTER_LINEAR)
+        colour = colour * (1 - face_alpha[..., None]) + face_colour * face_alpha[..., None]
+        alpha = alpha + face_alpha * (1 - alpha)
+    # The rounded edges between faces: the body's shaded colour fills the die's outline.
+    outline = np.zeros((lh, lw), np.uint8)
+    hull = cv2.convexHull(((pixels - lo) * s).astype(np.float32)).astype(np.int32)
+    cv2.fillConvexPoly(outline, hull, 255, cv2.LINE_AA)
+    k = max(3, int(style.corner * side_px * s * 0.6) | 1)
+    outline = cv2.morphologyEx(outline, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    body = outline.astype(np.float32) / 255.0
+    fill = np.array(style.body, np.float32) * 0.6
+    colour = colour + fill * np.clip(body - alpha, 0, 1)[..., None] * style.opacity
+    alpha = np.clip(np.maximum(alpha, body * style.opacity), 0, 1) * body
+    colour = cv2.resize(colour, (lw // s, lh // s), interpolation=cv2.INTER_AREA)
+    alpha = cv2.resize(alpha, (lw // s, lh // s), interpolation=cv2.INTER_AREA)
+    # Paste into the picture (clipped at its edges); a translucent die tints what it lets through.
+    x0, y0 = lo
+    cx0, cy0 = max(0, x0), max(0, y0)
+    cx1, cy1 = min(w, x0 + colour.shape[1]), min(h, y0 + colour.shape[0])
+    if cx1 <= cx0 or cy1 <= cy0:
+        return top_quad, None
+    part = colour[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    a = alpha[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0][..., None]
+    under = canvas[cy0:cy1, cx0:cx1]
+    if style.opacity < 1.0:
+        tint = (np.array(style.body, np.float32) + 40) / 295.0
+        seen_through = np.clip(a / style.opacity, 0, 1)
+        under = under * (1 - seen_through * (1 - tint))
+    canvas[cy0:cy1, cx0:cx1] = under * (1 - a) + part  # ``part`` is premultiplied by its alpha
+    return top_quad, pixels
+
+
+def _camera_effects(canvas: np.ndarray, rng: np.random.Generator, side_px: float) -> np.ndarray:
+    h, w = canvas.shape[:2]
+    canvas = canvas * rng.uniform(0.85, 1.12, 3).astype(np.float32) * float(rng.uniform(0.8, 1.15))
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = float(rng.uniform(0, 2 * np.pi))
+    along = ((xs - w / 2) * math.cos(d) + (ys - h / 2) * math.sin(d)) / max(w, h)
+    vignette = 1.0 - float(rng.uniform(0, 0.35)) * (((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / (w * w / 4 + h * h / 4))
+    canvas = canvas * ((1.0 + along * float(rng.uniform(-0.4, 0.4))) * vignette)[..., None]
+    image = np.clip(canvas, 0, 255).astype(np.uint8)
+    image = effects.blur(image, float(rng.uniform(0.2, 1.2)) * max(0.7, side_px / 60))
+    image = effects.noise(image, float(rng.uniform(1, 5)), rng)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
