@@ -111,6 +111,9 @@ def test_a_game_started_elsewhere_appears_without_reloading(dashboard, page, run
     runtime.play("roll CCGF", source="camera")  # as the dice referee would
     page.wait_for_selector("#log li.kind-move >> text=roll CCGF")
     assert page.text_content("#log li .src") == "camera"
+    page.click("#end-turn >> text=End the turn (bank)")  # what the seat button does
+    until(page, "document.getElementById('turn').textContent === \"Grace's turn\"")
+    assert runtime.session.state.stashes == (13, 9)
 
 
 def test_fandooble_roll_by_hand_steal_bank_undo_and_the_gold_chart(dashboard, page, runtime):

@@ -286,3 +286,21 @@ def test_corners_that_do_not_go_round_the_table_are_refused(configured, corners,
     response = client.post("/api/calibration", json={"corners": corners, "image_size": size})
     assert response.status_code == 400 and response.get_json()["field"] == field
     assert not path.exists()
+
+
+def test_ending_the_turn_does_what_the_next_turn_button_does(client, runtime):
+    start_fandooble(client)
+    assert client.get("/api/game/legal").get_json()["end_turn"] is None
+    refused = client.post("/api/end-turn", json={})
+    assert refused.status_code == 409 and "cannot end the turn now" in refused.get_json()["error"]
+    client.post("/api/move", json={"move": "roll CCGF"})
+    assert client.get("/api/game/legal").get_json()["end_turn"] == "bank"
+    response = client.post("/api/end-turn", json={})
+    assert response.status_code == 200 and response.get_json()["event"]["text"] == "bank"
+    assert runtime.session.state.stashes == (13, 9)
+
+
+def test_a_game_without_an_end_of_turn_move_says_so(client):
+    client.post("/api/games", json={"game": "fable", "players": ["Anne", "Paul"]})
+    assert client.post("/api/end-turn", json={}).status_code == 409
+    assert client.post("/api/end-turn", json={}).get_json()["reason"] == "IllegalMove"

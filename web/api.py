@@ -80,11 +80,21 @@ def legal():
     """The moves allowed now, in text form, when the game can list them (``moves`` is null otherwise)."""
     session = runtime().session
     if session is None:
-        return jsonify(moves=None, count=0)
+        return jsonify(moves=None, count=0, end_turn=None)
+    end_turn = _end_turn_move(session)
     moves = session.rules.legal_moves(session.state)
     if moves is None:
-        return jsonify(moves=None, count=0)
-    return jsonify(moves=[m.to_text() for m in moves[:MAX_LEGAL_SHOWN]], count=len(moves))
+        return jsonify(moves=None, count=0, end_turn=end_turn)
+    return jsonify(moves=[m.to_text() for m in moves[:MAX_LEGAL_SHOWN]], count=len(moves), end_turn=end_turn)
+
+
+def _end_turn_move(session) -> str | None:
+    """What the "next turn" button would play now (the game's ``end_turn_move`` hook), if anything."""
+    hook = getattr(session.rules, "end_turn_move", None)
+    move = hook(session.state) if hook is not None and session.outcome() is None else None
+    if move is None or session.why_illegal(move) is not None:
+        return None
+    return move if isinstance(move, str) else move.to_text()
 
 
 @bp.get("/game/series")
@@ -133,6 +143,20 @@ def undo():
 def redo():
     data = json_body()
     return _changed(runtime().redo(source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64)))
+
+
+@bp.post("/end-turn")
+def end_turn():
+    """What the "next turn / bank" button does: the game's end-of-turn move (Fandooble: bank)."""
+    data = json_body()
+    session = runtime().session
+    if session is None:
+        raise IllegalMove("no game is in play: start one first")
+    move = _end_turn_move(session)
+    if move is None:
+        raise IllegalMove(f"{session.current_player() or 'nobody'} cannot end the turn now: "
+                          "play the move the game waits for (the turn ends by itself after it)")
+    return _changed(runtime().play(move, source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64)))
 
 
 @bp.post("/correct")

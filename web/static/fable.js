@@ -18,6 +18,7 @@
     $("ending").hidden = !s.final_round;
     $("ending").textContent = s.final_round ? `Last round: ${s.ending}. ${s.last_turn} has the last turn.` : "";
     renderResult(s);
+    renderCampaign(game, s);
     $("round").textContent = s.round;
     $("goal").textContent = s.goal;
     $("display-count").textContent = s.display_count;
@@ -56,6 +57,21 @@
       el("tbody", {}, s.players.map((p) => el("tr", { class: s.winners.includes(p.name) ? "current" : "" },
         el("td", { text: p.name }), el("td", { class: "num", text: p.juices }), el("td", { class: "num", text: p.fruits }), el("td", { class: "num", text: s.scores[p.name] ?? "" }))))));
   }
+
+  // A campaign game: where it belongs, and recording its result once it is over.
+  function renderCampaign(game, s) {
+    const id = game.campaign_id;
+    $("campaign-link").replaceChildren(id ? el("a", { href: `/campaigns?id=${encodeURIComponent(id)}`, text: `Campaign: ${game.title.split(": game")[0]} →` }) : "");
+    $("campaign-finish").hidden = !(id && s.over);
+  }
+  $("finish-game").addEventListener("click", async () => {
+    const game = TC.snapshot.game;
+    const done = await act(`/api/campaigns/${encodeURIComponent(game.campaign_id)}/finish`, {});
+    if (done) {
+      $("finish-game").hidden = true;
+      $("finish-steps").replaceChildren(...done.instructions.steps.map((step) => el("li", { text: step })));
+    }
+  });
 
   const stackOf = (s, n) => s.stacks.find((x) => x.number === n);
   const locationLabel = (stack) => `${stack.number}${stack.location.name ? ` · ${stack.location.name}` : ""}`;

@@ -44,6 +44,7 @@
   }
   const show = (v) => v === undefined || v === null ? "" : Array.isArray(v) ? v.join(" ") : typeof v === "object" ? Object.entries(v).map(([a, b]) => `${a} ${b}`).join(", ") : String(v);
 
+  let ledsSeenAt = { version: null, time: 0 };
   // The seat lights as the LED driver shows them (snapshot "leds": seats 1-based with their mode).
   function renderLeds(leds, state) {
     const box = $("leds");
@@ -51,8 +52,14 @@
     if (!leds || leds.error || !Array.isArray(leds.seats)) { box.hidden = true; return; }
     box.hidden = false;
     const names = state && Array.isArray(state.players) ? state.players.map((p) => p.name) : [];
+    // A flash lasts a moment on the table; the mirror shows it for a few seconds, then the steady light.
+    const flashFresh = ledsSeenAt.version === TC.snapshot.version ? Date.now() - ledsSeenAt.time < 3000 : true;
+    if (ledsSeenAt.version !== TC.snapshot.version) {
+      ledsSeenAt = { version: TC.snapshot.version, time: Date.now() };
+      if (leds.seats.some((s) => s.flashing)) setTimeout(() => renderLeds(leds, state), 3100);
+    }
     leds.seats.forEach((s, i) => {
-      const mode = s.flashing ? "blink" : String(s.mode || "off");
+      const mode = s.flashing && flashFresh ? "blink" : String(s.mode || "off");
       box.append(el("div", { class: "led", dataset: { mode } },
         el("span", { class: `lamp ${mode}`, title: mode }),
         el("span", { text: names[i] || `Seat ${s.seat ?? i + 1}` })));
@@ -102,10 +109,12 @@
     if (key === quickFor) return;
     quickFor = key;
     const box = $("quick");
-    if (!game || (game.state && game.state.over)) { box.replaceChildren(); return; }
+    if (!game || (game.state && game.state.over)) { box.replaceChildren(); $("end-turn").hidden = true; return; }
     try {
       const legal = await getJSON("/api/game/legal");
       box.replaceChildren();
+      $("end-turn").hidden = !legal.end_turn;
+      $("end-turn").textContent = legal.end_turn ? `End the turn (${legal.end_turn})` : "End the turn";
       if (legal.moves && legal.count <= 12) {
         for (const move of legal.moves) box.append(el("button", { type: "button", class: "secondary", text: move, onclick: () => play(move) }));
       }
@@ -116,6 +125,7 @@
     const done = await act("/api/move", { move, event_id: newEventId() });
     if (done) $("move").value = "";
   }
+  $("end-turn").addEventListener("click", () => act("/api/end-turn", { event_id: newEventId() }));
   $("move-form").addEventListener("submit", (ev) => { ev.preventDefault(); if ($("move").value.trim()) play($("move").value.trim()); });
 
   // The live view holds one of the companion's few camera streams: off until asked, off when hidden.
