@@ -19,6 +19,7 @@ must agree with them or loading stops with :class:`EventLogError`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Iterable
 
 from companion.errors import EventLogError, IllegalMove, InvalidMove, SetupError
@@ -147,25 +148,32 @@ def display_option(display: Iterable[Stack]) -> str:
     return " / ".join(format_cards(s.cards) for s in display)
 
 
+@cache
 def shipped_table() -> Table:
     """Which cards exist does not depend on the players' entries (copies are fixed by the box)."""
     return Table.build(None, components=fable_data()["components"])
 
 
-def derive(log: EventLog, record: SessionRecord, events: list[Event] | None = None) -> CampaignState:
+def derive(log: EventLog, record: SessionRecord) -> CampaignState:
     """The campaign's state from its events and its games' moves; EventLogError when they disagree."""
-    table = shipped_table()
-    state = initial(record, table)
+    state = initial(record, shipped_table())
     games = {g.session_id: g for g in log.sessions(kind="game", parent_id=record.session_id)}
-    for event in log.events(record.session_id) if events is None else events:
-        try:
-            state = _step(log, state, event, games, table)
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, EventLogError):
-                raise
-            raise EventLogError(f"campaign event {event.seq} ({event.kind}) is damaged: {exc}") from exc
-        state = replace(state, events=event.seq)
+    for event in log.events(record.session_id):
+        state = step(log, state, event, games)
     return state
+
+
+def step(log: EventLog, state: CampaignState, event: Event, games: dict | None = None) -> CampaignState:
+    """The state after one more campaign event (``games``: the campaign's game records by id, when known)."""
+    if games is None:
+        games = {g.session_id: g for g in log.sessions(kind="game", parent_id=state.campaign_id)}
+    try:
+        state = _step(log, state, event, games, shipped_table())
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, EventLogError):
+            raise
+        raise EventLogError(f"campaign event {event.seq} ({event.kind}) is damaged: {exc}") from exc
+    return replace(state, events=event.seq)
 
 
 def _step(log: EventLog, s: CampaignState, e: Event, games: dict, table: Table) -> CampaignState:
@@ -262,6 +270,6 @@ def game_state(log: EventLog, record: SessionRecord, through_seq: int | None = N
 
 
 __all__ = [
-    "CampaignState", "GameRecord", "derive", "game_state", "first_layout", "sorted_stacks", "display_option",
+    "CampaignState", "GameRecord", "derive", "step", "game_state", "first_layout", "sorted_stacks", "display_option",
     "shipped_table", "KINDS", "STARTED", "FINISHED", "ABANDONED", "PARKED", "RESUMED", "RESET", "GAME",
 ]

@@ -23,7 +23,7 @@ from companion.session import Session
 from . import guide
 from .guide import Box, Instructions
 from .model import (
-    ABANDONED, FINISHED, GAME, PARKED, RESET, RESUMED, STARTED, CampaignState, GameRecord, derive,
+    ABANDONED, FINISHED, GAME, PARKED, RESET, RESUMED, STARTED, CampaignState, GameRecord, derive, step,
     display_option, game_state,
 )
 
@@ -93,7 +93,14 @@ class Campaign:
         return self.state.title
 
     def refresh(self) -> CampaignState:
+        """Replay the campaign again from the log."""
         self.state = derive(self.log, self.record)
+        return self.state
+
+    def _fresh(self) -> CampaignState:
+        """The state, replayed again only when another writer (a command, the dashboard) added events."""
+        if self.log.count_events(self.campaign_id) != self.state.events:
+            self.refresh()
         return self.state
 
     def session(self) -> Session | None:
@@ -210,20 +217,22 @@ class Campaign:
         """Record the end of ``session`` as soon as a move ends it; returns the unsubscribe function."""
 
         def on_event(live: Session, event: Event) -> None:
-            current = self.refresh().current
-            if current is not None and current.session_id == live.session_id and live.outcome() is not None:
+            if live.outcome() is None:
+                return
+            current = self._fresh().current
+            if current is not None and current.session_id == live.session_id:
                 self.finish_game(source="system")
 
         return session.subscribe(on_event)
 
     def _record_finish_if_over(self, source: str) -> None:
-        game = self.state.current
+        game = self._fresh().current
         if game is not None:
             if fable.outcome(game_state(self.log, self.log.session(game.session_id))) is not None:
                 self.finish_game(source=source)
 
     def _current_or_refuse(self) -> GameRecord:
-        game = self.state.current
+        game = self._fresh().current
         if game is None:
             raise SetupError(f"no game of '{self.title}' is being played")
         return game
@@ -254,7 +263,7 @@ class Campaign:
 
     def resume(self, *, source: str = "cli") -> Instructions:
         """Bring this campaign's cards back to the table (no other campaign may be on it)."""
-        s = self.state
+        s = self._fresh()
         if s.on_table:
             raise SetupError(f"'{s.title}' is already on the table")
         busy = on_table(self.log)
@@ -321,9 +330,14 @@ class Campaign:
     # -- writing ----------------------------------------------------------------------------------
 
     def _append(self, kind: str, text: str, payload: dict, source: str) -> Event:
+        """Append a campaign event, then fold it into the state (a full replay when others wrote meanwhile)."""
+        known = self.state.events
         event = self.log.append(self.campaign_id, kind, text, source=source, payload=payload)
         try:
-            self.refresh()
+            if event.seq == known + 1:
+                self.state = step(self.log, self.state, event)
+            else:
+                self.refresh()
         except EventLogError:
             _log.exception("campaign %s no longer replays after event %s", self.campaign_id, event.seq)
             raise

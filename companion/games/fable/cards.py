@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from companion.errors import SetupError
 
-from .fruits import kind_key
+from .fruits import kind_key, plural
 
 # The actions the engine implements exactly (games.md section 1: locations 1-3).
 RULES = {
@@ -119,7 +119,7 @@ class Price:
     def to_text(self) -> str:
         if self.special is not None:
             return f"special: {self.special}"
-        parts = [f"{n} {kind}" for kind, n in self.fruits]
+        parts = [f"{n} {kind if n == 1 else plural(kind)}" for kind, n in self.fruits]
         if self.smoothies:
             parts.append(f"{self.smoothies} {'smoothie' if self.smoothies == 1 else 'smoothies'}")
         return " + ".join(parts) or "free"
