@@ -18,8 +18,9 @@ must agree with them or loading stops with :class:`EventLogError`.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Iterable
 
 from companion.errors import EventLogError, IllegalMove, InvalidMove, SetupError
@@ -238,13 +239,23 @@ def _step(log: EventLog, s: CampaignState, e: Event, games: dict, table: Table) 
     return replace(s, history=history)  # notes and other events change nothing
 
 
+@lru_cache(maxsize=8)
+def _setup(players: tuple[str, ...], options: str):
+    """A game's start (cached: the campaign checks it when the game starts and replays it when it ends)."""
+    return fable.setup(players, json.loads(options))
+
+
+def start_of(record: SessionRecord):
+    """The state a game session starts from; EventLogError when its setup is refused."""
+    try:
+        return _setup(tuple(record.setup["players"]), json.dumps(record.setup.get("options", {}), sort_keys=True))
+    except SetupError as exc:
+        raise EventLogError(f"game {record.session_id} cannot be set up: {exc}") from exc
+
+
 def _check_layout(s: CampaignState, record: SessionRecord, e: Event) -> None:
     """A campaign game must start from the campaign's cards exactly."""
-    options = record.setup.get("options", {})
-    try:
-        initial_state = fable.setup(record.setup["players"], options)
-    except SetupError as exc:
-        raise EventLogError(f"campaign event {e.seq}: game {record.session_id} cannot be set up: {exc}") from exc
+    initial_state = start_of(record)
     if initial_state.display != s.display or set(initial_state.bag) != set(s.bag) or initial_state.deck != s.deck:
         raise EventLogError(
             f"campaign event {e.seq}: game {record.session_id} was not set up from the campaign's cards"
@@ -254,10 +265,7 @@ def _check_layout(s: CampaignState, record: SessionRecord, e: Event) -> None:
 def game_state(log: EventLog, record: SessionRecord, through_seq: int | None = None):
     """A game's state after its events up to ``through_seq`` (all of them when None)."""
     rules = fable
-    try:
-        start = rules.setup(record.setup["players"], record.setup.get("options", {}))
-    except SetupError as exc:
-        raise EventLogError(f"game {record.session_id} cannot be set up: {exc}") from exc
+    start = start_of(record)
     events = log.events(record.session_id)
     if through_seq is not None:
         if through_seq > (events[-1].seq if events else 0):

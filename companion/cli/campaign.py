@@ -95,7 +95,8 @@ def _list(args) -> int:
         where = "ON THE TABLE" if row["on_table"] else "parked"
         playing = ", game being played" if row["playing"] else ""
         when = time.strftime("%Y-%m-%d", time.localtime(row["last_activity"]))
-        print(f"{row['campaign_id'][:8]}  {row['title']:<24} {where:<12} {row['games']:>3} games{playing}; "
+        games = f"{row['games']:>3} {'game' if row['games'] == 1 else 'games'}"
+        print(f"{row['campaign_id'][:8]}  {row['title']:<24} {where:<12} {games}{playing}; "
               f"{', '.join(row['group'])}; last {when}")
     return 0
 
@@ -184,5 +185,6 @@ def _import(args) -> int:
     with open_log(args) as log:
         campaign = import_campaign(log, document)
         where = "on the table" if campaign.state.on_table else "parked"
-        print(f"Imported '{campaign.title}' ({campaign.campaign_id}) with {len(campaign.state.games)} games; {where}.")
+        count = len(campaign.state.games)
+        print(f"Imported '{campaign.title}' ({campaign.campaign_id}) with {count} {'game' if count == 1 else 'games'}; {where}.")
     return 0

@@ -131,5 +131,5 @@ def _import(args) -> int:
     except ValueError as exc:
         raise SetupError(f"{args.file} is not JSON: {exc}") from None
     incoming = _cards(args).import_(document, replace=args.replace)
-    print(f"Imported facts for {len(incoming)} cards.")
+    print(f"Imported facts for {len(incoming)} {'card' if len(incoming) == 1 else 'cards'}.")
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Mapping
 
 from companion.errors import IllegalMove, SetupError
@@ -43,9 +44,7 @@ def setup(players, options: Mapping[str, str] | None = None) -> State:
     players = check_players(players, minimum=limits["minimum"], maximum=limits["maximum"], game=TITLE)
     kinds, counts = _fruit_kinds(options.get("fruits"))
     check_names(players, kinds)
-    overrides = overrides_from_option(options["locations"]) if options.get("locations") else None
-    table = Table.build(overrides, components=facts["components"])
-    _check_prices(table, kinds)
+    table = _table(options.get("locations") or "", kinds)
     goal = int_option(options, "goal", facts["juices_to_win"][str(len(players))], minimum=1)
     start = 0
     if options.get("start"):
@@ -88,6 +87,15 @@ def setup(players, options: Mapping[str, str] | None = None) -> State:
         turns=(0,) * n,
         current=start,
     )
+
+
+@lru_cache(maxsize=32)
+def _table(locations: str, kinds: tuple[str, ...]) -> Table:
+    """The location table for a ``locations`` option; cached, as every game of a campaign repeats it."""
+    overrides = overrides_from_option(locations) if locations else None
+    table = Table.build(overrides, components=data()["components"])
+    _check_prices(table, kinds)
+    return table
 
 
 def _seat(players, name: str) -> int | None:
