@@ -59,10 +59,19 @@ class Server:
         self.server = create_server(self.app, host="127.0.0.1", port=0, threads=self.threads,
                                     outbuf_high_watermark=2 * 1024 * 1024)
         self.port = self.server.effective_port
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.closing = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except OSError:
+            if not self.closing.is_set():  # closing from this thread makes waitress's select fail: that is the stop
+                raise
+
     def close(self) -> None:
+        self.closing.set()
         self.server.close()
         self.runtime.stop()
         self.log.close()

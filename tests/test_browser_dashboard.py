@@ -22,7 +22,7 @@ import pytest
 from companion.config import Config
 from companion.games import fable
 from companion.runtime import Runtime
-from tests.test_web_support import make_app, with_token
+from tests.test_web_support import Served, make_app, with_token
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -46,15 +46,6 @@ def runtime(log):
         yield rt
 
 
-def _serve(app):
-    from waitress.server import create_server
-
-    server_config = app.config["COMPANION_CONFIG"]["server"]
-    threads = server_config["max_streams"] + server_config["max_video_streams"] + 4
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    return server, thread
 
 
 @pytest.fixture
@@ -62,10 +53,9 @@ def dashboard(runtime, tmp_path):
     """The dashboard served on 127.0.0.1; yields (base url, app)."""
     config = Config.from_mapping({"camera": {"work_width": 960}}, str(tmp_path / "config.toml"))
     app = make_app(runtime, config, TESTING=False, COMPANION_HEARTBEAT_S=0.5)
-    server, thread = _serve(app)
-    yield f"http://127.0.0.1:{server.effective_port}", app
-    server.close()
-    thread.join(5)
+    served = Served(app)
+    yield served.url, app
+    served.close()
 
 
 @pytest.fixture
@@ -184,18 +174,17 @@ def test_a_refused_move_says_why(dashboard, page, runtime):
 
 def test_the_page_reconnects_when_its_stream_ends_and_catches_up(page, runtime, tmp_path):
     app = make_app(runtime, Config.defaults(), TESTING=False, COMPANION_STREAM_LIFE_S=1.0, COMPANION_HEARTBEAT_S=0.3)
-    server, thread = _serve(app)
+    served = Served(app)
     try:
         runtime.new_game("fandooble", ["Lola", "Grace"])
-        page.goto(f"http://127.0.0.1:{server.effective_port}/fandooble")
+        page.goto(f"{served.url}/fandooble")
         _live(page)
         page.wait_for_timeout(2500)  # the stream has ended and been reopened at least once
         runtime.play("roll CCCF", source="camera")  # three chests and a coin stolen from Grace
         until(page, "document.getElementById('loot').textContent === '4'")
     finally:
         page.close()  # the browser leaves first, so the server has no stream left to wait for
-        server.close()
-        thread.join(5)
+        served.close()
 
 
 def test_the_live_view_streams_the_cameras_pictures(dashboard, page, runtime):
@@ -233,9 +222,9 @@ def test_the_live_view_streams_the_cameras_pictures(dashboard, page, runtime):
 def test_the_pin_is_asked_once_then_the_configuration_is_saved(page, runtime, tmp_path):
     path = tmp_path / "config.toml"
     app = make_app(runtime, Config.from_mapping({"server": {"pin": "2468"}}, str(path)), TESTING=False)
-    server, thread = _serve(app)
+    served = Served(app)
     try:
-        page.goto(f"http://127.0.0.1:{server.effective_port}/setup")
+        page.goto(f"{served.url}/setup")
         page.wait_for_selector("#config-form details")
         page.click("#config-form summary >> text=[server]")
         page.fill("#cfg-server-port", "8090")
@@ -254,8 +243,7 @@ def test_the_pin_is_asked_once_then_the_configuration_is_saved(page, runtime, tm
         assert Config.load(path).get("server", "port") == 8090
     finally:
         page.close()  # the browser leaves first, so the server has no stream left to wait for
-        server.close()
-        thread.join(5)
+        served.close()
 
 
 def test_the_table_corners_are_calibrated_by_tapping_the_live_view(dashboard, page, runtime, tmp_path):

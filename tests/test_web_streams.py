@@ -12,6 +12,7 @@ import pytest
 from companion.config import Config
 from web.streams import BOUNDARY, SlotStream, StreamGate, placeholder_jpeg, state_events
 from tests.test_web_support import (  # noqa: F401  (fixtures)
+    Served,
     app,
     client,
     make_app,
@@ -177,17 +178,13 @@ def test_a_still_of_the_live_view_for_calibration(client, runtime):
 @pytest.fixture
 def served(runtime):
     """The dashboard on waitress with the appliance's sizing: threads = caps + 4."""
-    from waitress.server import create_server
-
     config = Config.from_mapping({"server": {"max_streams": 3, "max_video_streams": 1}})
     app = make_app(runtime, config, COMPANION_HEARTBEAT_S=0.2, TESTING=False)
     runtime.live_view.publish(np.zeros((90, 160, 3), np.uint8), force=True)
-    server = create_server(app, host="127.0.0.1", port=0, threads=3 + 1 + 4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield app, server.effective_port
+    server = Served(app)
+    assert server.threads == 3 + 1 + 4
+    yield app, server.port
     server.close()
-    thread.join(5)
 
 
 def _open_stream(port, path):

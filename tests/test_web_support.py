@@ -83,3 +83,41 @@ class Background:
         if self._error is not None:
             raise self._error
         return self._value
+
+
+class Served:
+    """The dashboard on waitress in a thread, sized like the appliance (threads = stream caps + 4).
+
+    waitress has no stop call that is safe from another thread: closing the server while
+    its loop waits in ``select`` makes that wait fail with EBADF. That error, after we
+    asked it to stop, is the stop itself; any other error is raised in the test.
+    """
+
+    def __init__(self, app, *, threads: int | None = None):
+        from waitress.server import create_server
+
+        server = app.config["COMPANION_CONFIG"]["server"]
+        self.threads = threads or server["max_streams"] + server["max_video_streams"] + 4
+        self.server = create_server(app, host="127.0.0.1", port=0, threads=self.threads)
+        self.port = self.server.effective_port
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._closing = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="test-web", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except OSError as exc:
+            if not self._closing.is_set():
+                self._error = exc
+
+    def close(self) -> None:
+        """Stop listening. Idle keep-alive connections of a browser still open may keep the loop (a daemon
+        thread) a little longer; it ends when they close."""
+        self._closing.set()
+        self.server.close()
+        self._thread.join(1)
+        if self._error is not None:
+            raise self._error
