@@ -6,6 +6,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.config import Config
 from web import security
@@ -305,3 +307,26 @@ def test_no_inline_script_is_needed_by_any_page(client):
         for tag in re.findall(r"<script[^>]*>", page):
             assert 'src="/static/' in tag or 'type="application/json"' in tag, (path, tag)
         assert " on" + "click=" not in page and "style=" not in page
+
+
+# -- any body, never a 5xx ---------------------------------------------------------------
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=12,
+)
+_keys = st.sampled_from(["move", "game", "players", "options", "resolution", "target", "pin", "changes", "corners",
+                         "image_size", "fields", "document", "group", "kind", "table", "event_id", "title", "start"])
+_bodies = st.dictionaries(_keys, _json, max_size=4) | _json
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=_bodies)
+def test_no_body_makes_any_route_fail_with_a_server_error(client, app, runtime, body):
+    if runtime.session is None:
+        start_fandooble(client)
+    for method, path in _post_routes(app):
+        response = client.open(path, method=method, json=body)
+        assert response.status_code < 500, (method, path, body, response.get_json())
+        assert response.get_json()["error"] if response.status_code >= 400 else True
