@@ -19,7 +19,6 @@ from tests.test_web_support import (  # noqa: F401  (fixtures)
     read_stream,
     runtime,
     start_fandooble,
-    with_token,
 )
 
 

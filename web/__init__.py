@@ -62,7 +62,6 @@ def create_app(config: Config, runtime, test_config: dict | None = None) -> Flas
         SESSION_COOKIE_NAME="companion",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        JSON_SORT_KEYS=False,
         COMPANION_CONFIG=config,
     )
     app.config.update(test_config)

@@ -20,6 +20,7 @@ from web.security import game_master, refuse
 bp = Blueprint("campaigns_api", __name__, url_prefix="/api/campaigns")
 
 SOURCE = "dashboard"
+# companion.campaign is imported inside the views: a fault there closes these routes, never the dashboard.
 IMPORT_LIMIT = 1024 * 1024  # the appliance's waitress refuses larger bodies anyway
 
 

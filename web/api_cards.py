@@ -21,6 +21,7 @@ from web.security import game_master, refuse
 bp = Blueprint("cards_api", __name__, url_prefix="/api/cards")
 
 IMPORT_LIMIT = 1024 * 1024
+# companion.carddata is imported inside the views: a fault there closes these routes, never the dashboard.
 
 
 def _data_dir() -> Path:

@@ -19,6 +19,7 @@ from web.security import game_master, refuse
 
 bp = Blueprint("dice_api", __name__, url_prefix="/api/dice")
 
+# companion.dicestore is imported inside the views: a fault there closes these routes, never the dashboard.
 FANDOOBLE_FACES = {"C": "treasure chest", "G": "green dragon", "R": "red dragon",
                    "F": "Fandooble", "K": "knight", "W": "wizard"}
 
