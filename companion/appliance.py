@@ -17,8 +17,10 @@ is merely down is not a dead part: the supervisor keeps restarting it and the ga
 goes on by hand.
 
 Vision attaches through ``on_frame``: a callable the camera supervisor's reader
-thread calls with every :class:`hardware.camera.Frame`. Without one, the raw
-picture is published to the live view.
+thread calls with every :class:`hardware.camera.Frame`; by default the
+:class:`companion.pipeline.Pipeline`, which hands stable table snapshots and dice
+rolls to the game's referee. When the camera is the demo camera (no camera found),
+:class:`companion.demo.DemoTable` plays a scripted Fabled Fruit game through it.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ class Appliance:
     :param camera_backend: picamera2, usb, file or demo; None follows the configuration and ``COMPANION_CAMERA``.
     :param camera_factory: builds an unstarted camera (tests); overrides ``camera_backend``.
     :param pin_factory: a gpiozero pin factory (tests pass the mock); None follows ``[gpio] pin_factory``.
-    :param on_frame: the vision pipeline's hook, called with every frame on the camera's reader thread.
+    :param on_frame: called with every frame on the camera's reader thread; default the vision pipeline.
     :param notifier: anything with ``notify(text)``; default ``sdnotify.SystemdNotifier()``.
     :param port: overrides ``[server] port``; 0 picks a free port (tests).
     """
@@ -124,9 +126,12 @@ class Appliance:
         self.panel = None
         self.leds = None
         self.supervisor = None
+        self.demo = None
+        self.pipeline = None
         # Called at the top of every main-loop turn; tests freeze the loop with one.
         self.loop_hooks: list[Callable[[], None]] = []
         self._server = None
+        self._stopping = False
         self._server_thread: threading.Thread | None = None
         self._last_backup_check = 0.0
         self._unhealthy_since: float | None = None
@@ -188,6 +193,22 @@ class Appliance:
         from hardware.supervisor import CameraSupervisor
 
         factory = self.camera_factory or camera_factory(self.config, self.camera_backend)
+        table_mm = None
+        if self.camera_factory is None and getattr(factory, "backend", None) == "demo":
+            from companion.demo import DemoTable
+
+            camera = self.config["camera"]
+            self.demo = DemoTable(self.runtime, size=(camera["work_width"], camera["work_width"] * 9 // 16))
+            table_mm = self.demo.table_mm
+            def factory():
+                return self.demo.camera(fps=camera["fps"], work_width=camera["work_width"])
+
+            factory.backend = "demo"
+        if self.on_frame is None:
+            from companion.pipeline import Pipeline
+
+            self.pipeline = Pipeline(self.runtime, self.config, self.data_dir, table_mm=table_mm)
+            self.on_frame = self.pipeline
         self.supervisor = CameraSupervisor(
             factory, on_frame=self._frame, on_health=self._camera_health,
             frame_timeout=self.config.get("camera", "frame_timeout_s"),
@@ -195,10 +216,7 @@ class Appliance:
         self.supervisor.start()
 
     def _frame(self, frame) -> None:
-        if self.on_frame is not None:
-            self.on_frame(frame)
-        else:
-            self.runtime.live_view.publish(frame.work)
+        self.on_frame(frame)
 
     def _camera_health(self, status: str, detail: str) -> None:
         # The runtime knows ok, degraded and failed; starting and stopped are degraded moments.
@@ -214,10 +232,20 @@ class Appliance:
             self.app, host=server["host"], port=self.listen_port, threads=threads,
             max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
         )
-        self._server_thread = threading.Thread(target=self._server.run, name="companion-web", daemon=True)
+        self._server_thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._server_thread.start()
 
+    def _serve(self) -> None:
+        try:
+            self._server.run()
+        except OSError:
+            # Closing the listening socket from stop() can wake the server's select() on a closed
+            # descriptor; that is the server stopping, not failing.
+            if not self._stopping:
+                raise
+
     def stop(self) -> None:
+        self._stopping = True
         if self.notifier is not None:
             self.notifier.notify("STOPPING=1")
         if self._server is not None:

@@ -131,7 +131,13 @@ class Runtime:
         return future
 
     def call(self, fn: Callable[..., Any], *args, timeout: float = 10.0, **kwargs) -> Any:
-        """Submit and wait for the result (re-raising the input's error)."""
+        """Submit and wait for the result (re-raising the input's error).
+
+        On the runtime thread itself (an observer, a button handler) it runs at once:
+        waiting for the queue there would wait for itself.
+        """
+        if threading.current_thread() is self._thread:
+            return fn(*args, **kwargs)
         return self.submit(fn, *args, **kwargs).result(timeout)
 
     # -- game commands (run on the runtime thread) ------------------------------
@@ -170,9 +176,8 @@ class Runtime:
         )
 
     def raise_alert(self, text: str, *, source: str, payload: dict | None = None) -> Event:
-        """Log something a person must look at (a misread, an impossible change); runs on the caller's thread
-        when already on the runtime thread."""
-        return self._on_runtime(lambda: self._require_session().note(ALERT, text, source=source, payload=payload))
+        """Log something a person must look at (a misread, an impossible change)."""
+        return self.call(lambda: self._require_session().note(ALERT, text, source=source, payload=payload))
 
     def resolve_alert(self, alert_id: str, resolution: str, *, source: str, move: str | None = None,
                       event_id: str | None = None) -> Event:
@@ -236,13 +241,6 @@ class Runtime:
         resolved = {e.payload.get("target") for e in events if e.kind == RESOLVE}
         return [e.to_json() for e in events if e.kind == ALERT and e.event_id not in resolved]
 
-    def _on_runtime(self, fn: Callable[[], Any]) -> Any:
-        if threading.current_thread() is self._thread or self._thread is None:
-            result = fn()
-            self._publish()
-            return result
-        return self.call(fn)
-
     def _require_session(self) -> Session:
         if self.session is None:
             raise IllegalMove("no game is in play: start one first")
@@ -274,7 +272,7 @@ class Runtime:
         (``event`` is None when a game is opened)."""
         self._observers.append(observer)
         if self.session is not None:
-            self._on_runtime(lambda: self._notify(observer, self.session, None))
+            self.call(lambda: self._notify(observer, self.session, None))
 
     def add_snapshot_part(self, name: str, part: Callable[[], Any]) -> None:
         """Include ``part()`` under ``name`` in every published snapshot (LED mirror, camera view, ...)."""

@@ -60,6 +60,21 @@ def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, statu
     return out
 
 
+def draw_dice(image: np.ndarray, roll) -> np.ndarray:
+    """A copy of ``image`` with a roll's dice boxed and labelled (a :class:`vision.roll.DiceObservation`);
+    unreadable dice in red with their reason."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    scale = max(1.0, out.shape[1] / 1280.0)
+    thick = max(1, int(round(2 * scale)))
+    for die in roll.dice:
+        x, y, w, h = die.box_px
+        colour = OURS if die.face is not None else DUPLICATE
+        cv2.rectangle(out, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)
+        text = f"{die.face} {die.confidence:.2f}" if die.face is not None else f"? {die.reason}"
+        _label(out, text, (x, y - 6 * scale), colour, 0.5 * scale, thick)
+    return out
+
+
 def _label(image, text, origin, colour, font_scale, thick) -> None:
     """Text with a dark outline so it reads on any background."""
     x, y = int(origin[0]), int(max(origin[1], 12))

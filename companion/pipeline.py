@@ -1,0 +1,170 @@
+"""The camera pipeline: every frame -> what vision sees -> the referee of the game in play.
+
+Runs on the camera supervisor's reader thread (``Appliance(on_frame=pipeline)``)
+and only enqueues on the runtime: stable table snapshots and dice rolls go to
+``runtime.observe``, where the game's referee turns them into moves or alerts.
+Vision never decides a game fact.
+
+* Every frame goes through :class:`vision.stabiliser.TableWatcher`: the corner
+  tags give the table's geometry (and the dice tray's place); in a Fabled Fruit
+  game its stable snapshots are the observations.
+* In a Fandooble game the working image also goes to a
+  :class:`vision.roll.RollDetector` with the dice reader chosen by
+  ``companion dice use`` (:class:`companion.dicestore.DiceStore`).
+* While someone watches the live view, the frame is drawn over with what was found.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+
+_log = logging.getLogger(__name__)
+
+# Moves a person enters that may make a camera sighting valid (an animal's move before its purchase).
+STATE_CHANGES = ("move", "undo", "redo", "correct")
+
+
+class Pipeline:
+    """``pipeline(frame)`` for each camera frame. Thread-safe against the runtime's observer calls."""
+
+    def __init__(self, runtime, config: Config, data_dir: str | Path, *, table_mm: tuple[float, float] | None = None):
+        from vision.stabiliser import TableWatcher
+
+        self.runtime = runtime
+        self.config = config
+        self.data_dir = Path(data_dir)
+        table = dict(config["table"])
+        if table_mm is not None:
+            table["width_mm"], table["height_mm"] = table_mm
+        self.watcher = TableWatcher.from_settings(table)
+        self.tray_mm = table.get("tray_mm") or None
+        self._lock = threading.Lock()
+        self._dice = None
+        self._dice_game: str | None = None
+        self.last_roll = None
+        self.frames = 0
+        runtime.add_observer(self._after_event)
+        runtime.add_snapshot_part("vision", self.status)
+
+    # -- every frame (the camera's reader thread) ------------------------------------
+
+    def __call__(self, frame) -> None:
+        with self._lock:
+            self.frames += 1
+            game = self._game()
+            stable = self.watcher.update(frame)
+            self._report_table(game)
+            if game == "fandooble":
+                roll = self._read_dice(frame)
+                if roll is not None:
+                    self.last_roll = roll
+                    self.runtime.observe(roll)
+            elif stable is not None and game == "fable":
+                self.runtime.observe(stable)
+            if self.runtime.live_view.watched:
+                self.runtime.live_view.publish(self._overlay(frame, game))
+
+    def _game(self) -> str | None:
+        session = self.runtime.session
+        return session.game if session is not None and session.outcome() is None else None
+
+    def _report_table(self, game: str | None) -> None:
+        geometry = self.watcher.geometry
+        if geometry is not None:
+            self.runtime.set_health("table", "ok", f"table in view ({geometry.source})")
+        elif game == "fable":
+            self.runtime.set_health("table", "degraded",
+                                    "no table in view: the four corner tags are not all seen and no calibration is stored")
+        else:
+            self.runtime.set_health("table", "ok", "no table corners in view (not needed for this game)")
+
+    def _read_dice(self, frame):
+        detector = self._dice_detector()
+        if detector is None:
+            return None
+        geometry = self.watcher.geometry
+        if geometry is not None:
+            from vision.dice import zone_polygon
+
+            detector.image_to_table = geometry.px_to_mm
+            if self.tray_mm:
+                left, top, right, bottom = self.tray_mm
+                detector.zone = zone_polygon((left, top, right - left, bottom - top), _inverse(geometry.px_to_mm))
+        return detector.update(frame.work, frame.timestamp)
+
+    def _dice_detector(self):
+        if self._dice is not None:
+            return self._dice
+        from companion.dicestore import DiceStore
+        from vision.dice import make_reader
+        from vision.roll import RollDetector
+
+        store = DiceStore(self.data_dir)
+        kind = store.kind
+        try:
+            reader = make_reader(
+                kind,
+                templates=store.load_templates() if kind == "taught" else None,
+                face_table=store.face_table() if kind == "aruco" else None,
+            )
+        except (ValueError, OSError) as exc:
+            self.runtime.set_health("dice", "degraded", f"the dice cannot be read: {exc}")
+            return None
+        if kind == "pips":
+            self.runtime.set_health("dice", "degraded", "the dice reader reads pip dice: teach Fandooble's "
+                                    "picture faces with 'companion dice teach' (or use ArUco stickers)")
+        else:
+            self.runtime.set_health("dice", "ok", f"reading {kind} dice")
+        self._dice = RollDetector(reader)
+        return self._dice
+
+    def _overlay(self, frame, game: str | None):
+        from vision import overlay
+
+        watcher = self.watcher
+        image = overlay.draw(frame.work, watcher.reading, watcher.stable or watcher.latest, watcher.geometry)
+        if game == "fandooble" and self.last_roll is not None:
+            image = overlay.draw_dice(image, self.last_roll)
+        return image
+
+    # -- the runtime thread ------------------------------------------------------------
+
+    def _after_event(self, runtime, session, event) -> None:
+        """After a move a person entered, show the referee the table again.
+
+        The camera may have seen a purchase before the buyer's animal move was
+        typed; the referee repeats no verdict, so a second look is safe.
+        """
+        if event is None:
+            with self._lock:
+                self._dice = None  # a new game may use other dice
+            return
+        if event.source == "camera" or event.kind not in STATE_CHANGES or session.game != "fable":
+            return
+        stable = self.watcher.stable
+        if stable is not None:
+            runtime.observe(stable)
+
+    def status(self) -> dict[str, Any]:
+        """What the dashboard shows next to the live view."""
+        latest = self.watcher.latest
+        geometry = self.watcher.geometry
+        return {
+            "frames": self.frames,
+            "table": None if geometry is None else geometry.source,
+            "tags_seen": 0 if latest is None else len(latest.tags),
+            "ignored": 0 if latest is None else latest.ignored,
+            "stable_stacks": None if self.watcher.stable is None else len(self.watcher.stable.stacks),
+            "last_roll": None if self.last_roll is None else self.last_roll.to_json(),
+        }
+
+
+def _inverse(homography):
+    import numpy as np
+
+    return np.linalg.inv(homography)
