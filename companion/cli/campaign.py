@@ -187,4 +187,6 @@ def _import(args) -> int:
         where = "on the table" if campaign.state.on_table else "parked"
         count = len(campaign.state.games)
         print(f"Imported '{campaign.title}' ({campaign.campaign_id}) with {count} {'game' if count == 1 else 'games'}; {where}.")
+        if campaign.state.on_table:
+            print(campaign.setup_instructions().to_text())
     return 0
