@@ -81,9 +81,8 @@ class CardData:
         return [k for k, e in self.merged().items() if not e["verified"]]
 
     def options(self) -> dict[str, str]:
-        """The setup option carrying the entries into a new game ({} when there are none)."""
-        overrides = self.overrides()
-        return {self.table.OPTION: self.table.to_option(overrides)} if overrides else {}
+        """The setup option carrying every known fact (shipped and entered) into a new game."""
+        return {self.table.OPTION: self.table.to_option(self.overrides())}
 
     # -- changing -----------------------------------------------------------------
 

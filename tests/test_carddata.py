@@ -22,7 +22,8 @@ def test_the_shipped_table_knows_only_what_the_rulebooks_say(data_dir):
     assert merged["7"]["price"] is None and merged["7"]["action"] == "unknown"
     assert merged["7"]["missing"] == ["name", "price", "action", "signpost", "components"]
     assert cards.unverified() == [str(n) for n in range(1, 60)]  # no card is complete from the rulebooks alone
-    assert cards.overrides() == {} and cards.options() == {}
+    assert cards.overrides() == {}
+    assert set(json.loads(cards.options()["locations"])["pinned"]) == {"1", "2", "3", "4", "5", "6"}
 
 
 def test_entered_facts_are_stored_in_the_data_directory_and_reach_a_new_game(data_dir):
@@ -64,6 +65,30 @@ def test_bad_facts_are_refused_with_the_reason_and_nothing_is_written(data_dir, 
 def test_a_location_the_box_does_not_have_is_refused(data_dir):
     with pytest.raises(SetupError, match="no location 60"):
         CardData(data_dir, "fable").set_text("60", {"name": "Nowhere"})
+
+
+def test_a_game_keeps_the_facts_it_started_with_whatever_a_later_version_ships(data_dir, monkeypatch):
+    from companion.games.fable import cards as shipped_cards
+    from companion.games.fable import rules
+
+    cards = CardData(data_dir, "fable")
+    cards.set_text("7", {"price": "6 smoothies"})
+    options = cards.options()
+    assert json.loads(options["locations"])["pinned"]["3"]["price"] == {"fruits": {"grapes": 3}, "smoothies": 1}
+    before = fable.setup(["Anne", "Paul"], options)
+    # A later version ships a price for location 5 and a different one for location 3.
+    newer = shipped_cards.default_entries()
+    newer["5"]["price"] = {"fruits": {}, "smoothies": 4}
+    newer["3"]["price"] = {"fruits": {}, "smoothies": 9}
+    monkeypatch.setattr(shipped_cards, "default_entries", lambda: {k: dict(v) for k, v in newer.items()})
+    rules._table.cache_clear()
+    try:
+        after = fable.setup(["Anne", "Paul"], options)
+        assert after.table == before.table
+        assert after.table[5].price is None and after.table[3].price.total == 4 and after.table[7].price.total == 6
+        assert fable.setup(["Anne", "Paul"]).table[5].price.total == 4  # a new game gets the new facts
+    finally:
+        rules._table.cache_clear()
 
 
 def test_clearing_brings_back_the_shipped_fact(data_dir):

@@ -16,7 +16,8 @@ from typing import Any, Callable, Mapping, Sequence
 from companion.errors import EventLogError, SetupError, UnknownSession
 from companion.eventlog import Event, EventLog, SessionRecord
 from companion.games import check_players, fable
-from companion.games.fable.cards import Table, format_cards, overrides_to_option, parse_cards
+from companion.games.fable import cardtable
+from companion.games.fable.cards import Table, format_cards, parse_cards
 from companion.games.fable.fruits import data as fable_data
 from companion.session import Session
 
@@ -121,8 +122,8 @@ class Campaign:
     ) -> Session:
         """Set up the next game from the campaign's cards and return its session.
 
-        ``card_facts`` are the players' location entries (``CardData.overrides()``): stored in
-        the game's options so it replays with them. ``deal`` names dealt fruits (simulations).
+        ``card_facts`` are the players' location entries (``CardData.overrides()``): with the
+        shipped facts, pinned in the game's options so it replays with them. ``deal`` names dealt fruits (simulations).
         The start player is the loser of the last game unless ``start`` says otherwise.
         """
         self._record_finish_if_over(source)
@@ -147,8 +148,8 @@ class Campaign:
         options = {"start": start, "display": display_option(s.display)}
         if s.bag:
             options["bag"] = format_cards(sorted(s.bag))
-        if card_facts:
-            options["locations"] = overrides_to_option(card_facts)
+        # Every known card fact goes into the game, so it replays the same after any upgrade.
+        options["locations"] = cardtable.to_option(card_facts)
         if deal:
             options["deal"] = deal
         number = len(s.games) + 1

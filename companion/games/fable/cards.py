@@ -305,10 +305,19 @@ class Table:
         return tuple(Card(n, c) for n in sorted(self.locations) for c in range(1, self.locations[n].copies + 1))
 
     @classmethod
-    def build(cls, overrides: Mapping[str, Mapping[str, Any]] | None, *, components: Iterable[str]) -> "Table":
-        """The shipped table with ``overrides`` ({"7": {"price": {...}}}) applied; SetupError on a bad entry."""
+    def build(
+        cls, overrides: Mapping[str, Mapping[str, Any]] | None, *, components: Iterable[str], pinned: bool = False
+    ) -> "Table":
+        """The shipped table with ``overrides`` ({"7": {"price": {...}}}) applied; SetupError on a bad entry.
+
+        ``pinned``: the overrides are every fact there is (as a game recorded them when it started),
+        so facts shipped by a later version do not change how an old game replays.
+        """
         components = tuple(components)
         entries = default_entries()
+        if pinned:
+            for entry in entries.values():
+                entry.update({f: None for f in EDITABLE}, source="")
         overrides = dict(overrides or {})
         for key, fields in overrides.items():
             if key not in entries:
@@ -324,10 +333,11 @@ class Table:
                     raise SetupError(f"card facts for location {key}: {exc}") from None
                 entries[key].setdefault("_user", []).append(name)
         locations = {}
+        given = "recorded with the game when it started" if pinned else "entered by the players"
         for key, e in entries.items():
             user = set(e.get("_user", ()))
             sources = tuple(
-                (f, "entered by the players" if f in user else e.get("source", "") if e.get(f) is not None else "")
+                (f, given if f in user else e.get("source", "") if e.get(f) is not None else "")
                 for f in EDITABLE
             )
             locations[int(key)] = Location(
@@ -344,16 +354,30 @@ class Table:
         return cls(locations)
 
 
-def overrides_from_option(text: str) -> dict:
-    """The ``locations`` setup option: overrides as compact JSON text."""
+def overrides_from_option(text: str) -> tuple[dict, bool]:
+    """The ``locations`` setup option: ``{"7": {...}}`` (entries over the shipped table) or
+    ``{"pinned": {"7": {...}}}`` (every fact, as :func:`pin` recorded them). Returns (entries, pinned)."""
     try:
         value = json.loads(text)
     except ValueError as exc:
         raise SetupError(f"option locations: not JSON ({exc})") from None
     if not isinstance(value, dict):
         raise SetupError("option locations: expected {\"7\": {\"price\": ...}, ...}")
-    return value
+    if set(value) == {"pinned"}:
+        if not isinstance(value["pinned"], dict):
+            raise SetupError("option locations: 'pinned' holds {\"7\": {\"price\": ...}, ...}")
+        return value["pinned"], True
+    return value, False
 
 
-def overrides_to_option(overrides: Mapping[str, Mapping[str, Any]]) -> str:
-    return json.dumps(overrides, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def pin(overrides: Mapping[str, Mapping[str, Any]] | None, *, components: Iterable[str]) -> str:
+    """The ``locations`` option holding every known fact (shipped and entered), so a game replays
+    with exactly the facts it was played with, whatever a later version ships."""
+    table = Table.build(overrides, components=components)
+    facts = {}
+    for number, location in sorted(table.locations.items()):
+        entry = location.to_json()
+        known = {f: entry[f] for f in EDITABLE if getattr(location, f) is not None}
+        if known:
+            facts[str(number)] = known
+    return json.dumps({"pinned": facts}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -70,5 +70,6 @@ def merged(overrides: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
     return result
 
 
-def to_option(overrides: Mapping[str, Mapping[str, Any]]) -> str:
-    return cards.overrides_to_option(overrides)
+def to_option(overrides: Mapping[str, Mapping[str, Any]] | None) -> str:
+    """The setup option value: every known fact pinned, so the game replays the same after upgrades."""
+    return cards.pin(overrides, components=data()["components"])

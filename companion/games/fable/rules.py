@@ -92,8 +92,8 @@ def setup(players, options: Mapping[str, str] | None = None) -> State:
 @lru_cache(maxsize=32)
 def _table(locations: str, kinds: tuple[str, ...]) -> Table:
     """The location table for a ``locations`` option; cached, as every game of a campaign repeats it."""
-    overrides = overrides_from_option(locations) if locations else None
-    table = Table.build(overrides, components=data()["components"])
+    overrides, pinned = overrides_from_option(locations) if locations else (None, False)
+    table = Table.build(overrides, components=data()["components"], pinned=pinned)
     _check_prices(table, kinds)
     return table
 
