@@ -16,6 +16,7 @@ CAMPAIGN is an id, the start of one, or a title; without it, the campaign on the
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -31,7 +32,8 @@ def register(sub) -> None:
     p = sub.add_parser(
         "campaign",
         help="Fabled Fruit campaigns: the legacy deck, display, bag, games and scores of each group",
-        description=__doc__.split("\n\n")[0],
+        description=__doc__.replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True

@@ -15,6 +15,7 @@ Entries live in the data directory and survive upgrades.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -28,7 +29,8 @@ def register(sub) -> None:
     p = sub.add_parser(
         "cards",
         help="show and fill in the card facts the rulebooks leave unknown (Fabled Fruit locations)",
-        description=__doc__.split("\n\n")[0],
+        description=__doc__.replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True

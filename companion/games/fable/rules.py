@@ -34,7 +34,8 @@ def setup(players, options: Mapping[str, str] | None = None) -> State:
     number is every copy), ``bag`` (cards out of play: juices of earlier games), ``deal``
     (``Anne=banana grapes; Paul=2 fruits``; default two fruits of unknown kind each),
     ``fruits`` (kinds and counts, ``banana=12 coconut=12 ...``), ``goal`` (juices that end
-    the game) and ``locations`` (the players' card facts as JSON, merged over the shipped table).
+    the game) and ``locations`` (card facts as JSON: ``{"7": {"price": ...}}`` over the shipped
+    table, or ``{"pinned": {...}}`` with every fact, as campaigns and the card store record them).
     The deck is every other card in number order, as the never-shuffled deck always is.
     """
     options = dict(options or {})
