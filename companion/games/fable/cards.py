@@ -5,8 +5,8 @@ The table ships in ``locations.json`` with every fact the rulebooks do not give 
 merged here without any I/O, so a game stores the facts it was played with and
 replays the same way whatever is entered later.
 
->>> parse_cards("1:1-4 2:3 7")[:5] == (Card(1, 1), Card(1, 2), Card(1, 3), Card(1, 4), Card(2, 3))
-True
+>>> parse_cards("1:1-2 2:3 7", {7: 4})
+(Card(number=1, copy=1), Card(number=1, copy=2), Card(number=2, copy=3), Card(number=7, copy=1), Card(number=7, copy=2), Card(number=7, copy=3), Card(number=7, copy=4))
 >>> format_cards([Card(1, 1), Card(1, 2), Card(1, 3), Card(2, 3)])
 '1:1-3 2:3'
 """
