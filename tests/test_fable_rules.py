@@ -535,3 +535,14 @@ def test_the_dashboard_sees_stacks_with_their_facts_and_the_end_of_game_state():
     assert j["stacks"][2]["location"]["price_text"] == "3 grapes + 1 smoothie"
     assert j["components"] == {"needed": [], "unknown": []}
     assert j["final_round"] is False and j["last_turn"] == "Paul" and j["destinations"] == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize(
+    "module", ["companion.games.fable", "companion.games.fable.moves", "companion.games.fable.cards", "companion.carddata"]
+)
+def test_the_documented_examples_work(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and result.failed == 0
