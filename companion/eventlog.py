@@ -102,6 +102,7 @@ class EventLog:
         except sqlite3.Error as exc:
             raise EventLogError(f"cannot open the event log {self.path}: {exc}") from exc
         self._lock = threading.RLock()
+        self._depth = 0  # open transactions of the thread holding the lock (batch() nests appends)
         self._db.execute("PRAGMA busy_timeout = 5000")
         mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if self.path != ":memory:" and mode.lower() != "wal":
@@ -134,6 +135,11 @@ class EventLog:
         self.close()
 
     def _transaction(self):
+        return _Transaction(self)
+
+    def batch(self) -> "_Transaction":
+        """``with log.batch(): ...``: every session and event written inside is one transaction,
+        on disk together or not at all (an import)."""
         return _Transaction(self)
 
     # -- sessions -------------------------------------------------------------
@@ -328,31 +334,37 @@ _SELECT_EVENT = "SELECT event_id, session_id, seq, time, source, kind, text, pay
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT under the log's lock; ROLLBACK on any error."""
+    """BEGIN IMMEDIATE ... COMMIT under the log's lock; ROLLBACK on any error.
+
+    Nested use (inside :meth:`EventLog.batch`) joins the outer transaction.
+    """
 
     def __init__(self, log: EventLog):
         self._log = log
 
     def __enter__(self) -> sqlite3.Connection:
-        self._log._lock.acquire()
-        if self._log._db is None:
-            self._log._lock.release()
+        log = self._log
+        log._lock.acquire()
+        if log._db is None:
+            log._lock.release()
             raise EventLogError("the event log is closed")
-        try:
-            self._log._db.execute("BEGIN IMMEDIATE")
-        except BaseException:
-            self._log._lock.release()
-            raise
-        return self._log._db
+        if log._depth == 0:
+            try:
+                log._db.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                log._lock.release()
+                raise
+        log._depth += 1
+        return log._db
 
     def __exit__(self, exc_type, exc, tb) -> None:
+        log = self._log
         try:
-            if exc_type is None:
-                self._log._db.execute("COMMIT")
-            else:
-                self._log._db.execute("ROLLBACK")
+            log._depth -= 1
+            if log._depth == 0:
+                log._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
         finally:
-            self._log._lock.release()
+            log._lock.release()
 
 
 def _dump(value: Any) -> str:

@@ -252,8 +252,30 @@ class Runtime:
         self.session = session
         self.referee = referees.for_game(session.game, config=self.config)
         self._unsubscribe = session.subscribe(self._on_event)
+        if session.record.parent_id is not None:
+            self._watch_campaign(session)
         for observer in list(self._observers):
             self._notify(observer, session, None)
+
+    def _watch_campaign(self, session: Session) -> None:
+        """A campaign game: its end is recorded in the campaign at once, and from then on it is sealed."""
+        from companion.campaign import Campaign
+
+        stop_watching = Campaign(self.log, session.record.parent_id).watch(session)
+        unsubscribe = self._unsubscribe
+
+        def both() -> None:
+            unsubscribe()
+            stop_watching()
+
+        self._unsubscribe = both
+
+        def sealed() -> str | None:
+            if session.outcome() is None:
+                return None
+            return "the game is over and its result is kept in its campaign, which later games start from"
+
+        session.sealed = sealed
 
     def _on_event(self, session: Session, event: Event) -> None:
         for observer in list(self._observers):

@@ -119,6 +119,9 @@ class Session:
         self.initial = self.rules.setup(self.players, self.options)
         self._lock = threading.RLock()
         self._subscribers: list[Subscriber] = []
+        # Set by whoever keeps a record of this game elsewhere (a campaign): the reason the game
+        # may no longer change, or None. Checked before undo, redo and corrections.
+        self.sealed: Callable[[], str | None] | None = None
         self._replay = replay(self.rules, self.initial, log.events(session_id))
 
     @classmethod
@@ -211,6 +214,7 @@ class Session:
         with self._lock:
             if event_id and (known := self.log.event(event_id)) is not None:
                 return known
+            self._refuse_if_sealed("undo")
             if not self._replay.played:
                 raise NothingToUndo("nothing to undo: no move has been played yet")
             last = self._replay.played[-1]
@@ -228,6 +232,7 @@ class Session:
         with self._lock:
             if event_id and (known := self.log.event(event_id)) is not None:
                 return known
+            self._refuse_if_sealed("redo")
             if not self._replay.undone:
                 raise NothingToUndo("nothing to redo: no move was undone since the last one played")
             again = self._replay.undone[-1]
@@ -249,6 +254,7 @@ class Session:
         with self._lock:
             if event_id and (known := self.log.event(event_id)) is not None:
                 return known
+            self._refuse_if_sealed("correct a move")
             move = self.parse(move)
             old = next((p for p in self._replay.played if p.event_id == target_event_id), None)
             if old is None:
@@ -263,6 +269,11 @@ class Session:
             self._replay = Replay(played[-1].after, tuple(played), ())
         self._publish(event)
         return event
+
+    def _refuse_if_sealed(self, action: str) -> None:
+        reason = self.sealed() if self.sealed is not None else None
+        if reason:
+            raise IllegalMove(f"cannot {action}: {reason}")
 
     def note(self, kind: str, text: str, *, source: str, payload: dict | None = None,
              event_id: str | None = None) -> Event:

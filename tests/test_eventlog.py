@@ -118,3 +118,17 @@ def test_the_data_directory_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("STATE_DIRECTORY")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     assert default_data_dir() == tmp_path / "xdg" / "companion"
+
+
+def test_a_batch_is_written_whole_or_not_at_all(log):
+    with pytest.raises(RuntimeError, match="disk failed"):
+        with log.batch():
+            sid = log.create_session("fandooble", SETUP, session_id="imported")
+            log.append(sid, "move", "roll CCGF", source="cli")
+            raise RuntimeError("disk failed halfway")
+    assert log.sessions() == [] and log.count_events() == 0
+    with log.batch():
+        sid = log.create_session("fandooble", SETUP, session_id="imported")
+        log.append(sid, "move", "roll CCGF", source="cli")
+        log.append(sid, "move", "roll GRK", source="cli")
+    assert [e.seq for e in log.events(sid)] == [1, 2]

@@ -101,6 +101,11 @@ def _all_events(document: dict):
 
 
 def _write(log: EventLog, document: dict) -> None:
+    with log.batch():  # all of the campaign or nothing, even if the disk fails halfway
+        _write_rows(log, document)
+
+
+def _write_rows(log: EventLog, document: dict) -> None:
     campaign = document["campaign"]
     log.create_session(GAME, campaign["setup"], kind="campaign", title=campaign["title"], session_id=campaign["session_id"])
     for game in document["games"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from companion import games
-from companion.cli.common import numbered_lines, open_log, parse_options, parse_players, print_json
+from companion.cli.common import add_data_dir, data_dir, numbered_lines, open_log, parse_options, parse_players, print_json
 from companion.errors import IllegalMove, InvalidMove, SetupError
 from companion.eventlog import EventLog
 from companion.session import Session
@@ -27,6 +27,7 @@ def register(sub) -> None:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--db", help="store the game in this event log so it can be resumed")
     p.add_argument("--session", help="continue this stored game (with --db) instead of starting one")
+    add_data_dir(p)
     p.set_defaults(handler=run)
 
 
@@ -41,7 +42,13 @@ def run(args) -> int:
             if session.game != rules.NAME:
                 raise SetupError(f"session {args.session} is a game of {session.game}, not {rules.NAME}")
         else:
-            session = Session.create(log, rules.NAME, parse_players(args.players), parse_options(args.option))
+            options = parse_options(args.option)
+            if getattr(rules, "CARDS", None) is not None:
+                from companion.carddata import CardData
+
+                # The card facts players entered (prices, actions) reach the game; --option still wins.
+                options = {**CardData(data_dir(args), rules.NAME).options(), **options}
+            session = Session.create(log, rules.NAME, parse_players(args.players), options)
         status = 0
         for number, line in numbered_lines(sys.stdin):
             try:
