@@ -314,7 +314,6 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
     rng = random.Random(5)
     while not runtime.session.state.over:
         runtime.play(fable.random_move(runtime.session.state, rng).to_text(), source="dashboard")
-    api.post(f"/api/campaigns/{campaign['campaign']['campaign_id']}/finish", json={})
     api.post(games_url, json={"players": ["Anne", "Paul", "Rachel"]})
     first = runtime.session.state.player
     for move in (f"move {first} 1", f"action {first}"):
@@ -375,3 +374,27 @@ def test_a_purchase_seen_by_the_camera_appears_on_the_fable_page(dashboard, page
     page.click("#undo")
     page.wait_for_selector("#stacks .stack[data-location='7']", state="detached")
     page.wait_for_selector("#draw-card")
+
+
+def test_a_campaign_game_from_start_to_the_steps_between_games(dashboard, page, runtime):
+    url, app = dashboard
+    api = with_token(app.test_client())
+    api.post("/api/campaigns", json={"group": ["Anne", "Paul"], "title": "Friday"})
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/campaigns")
+    page.wait_for_selector("#start-game:not([hidden])")
+    page.click("#start-button")
+    page.wait_for_url(re.compile(r".*/fable$"))
+    page.wait_for_selector("#campaign-link >> text=Campaign: Friday")
+    rng = random.Random(11)
+    while not runtime.session.state.over:
+        runtime.play(fable.random_move(runtime.session.state, rng).to_text(), source="dashboard")
+    page.wait_for_selector("#finish-title >> text=Game 1 is over")
+    assert "bag" in page.text_content("#finish-steps")
+    # Between games the group parks its cards: the page lists what goes back on the deck.
+    page.goto(url + "/campaigns")
+    page.wait_for_selector("#next-steps-title >> text=Game 1 is over")
+    page.click("#campaign-actions button >> text=Park")
+    page.wait_for_selector("#instructions-steps li")
+    page.wait_for_selector("#campaign-status >> text=Parked")
+    page.wait_for_selector("#juice-chart rect")

@@ -56,17 +56,20 @@ def test_a_campaign_game_is_opened_on_the_table_and_its_result_recorded(client, 
     game = runtime.snapshot()["game"]
     assert game["campaign_id"] == campaign_id and game["title"] == "Tuesday: game 1"
     assert client.get(f"/api/campaigns/{campaign_id}").get_json()["in_play"] is True
+    assert client.get(f"/api/campaigns/{campaign_id}").get_json()["next_steps"] is None
     _play_to_the_end(client, runtime)
-    shown = client.get(f"/api/campaigns/{campaign_id}").get_json()
-    assert shown["current_over"] is True
-    finished = client.post(f"/api/campaigns/{campaign_id}/finish", json={})
-    assert finished.status_code == 200
-    campaign = finished.get_json()["campaign"]
+    # The end reached the campaign with the last move: nobody has to record it.
+    campaign = client.get(f"/api/campaigns/{campaign_id}").get_json()
     assert campaign["current_game"] is None and campaign["games"][0]["status"] == "finished"
     winners = campaign["games"][0]["winners"]
     assert all(campaign["scores"][w] == 2 for w in winners)
     assert campaign["bag_size"] == sum(campaign["games"][0]["juices"].values())
-    assert finished.get_json()["instructions"]["steps"]
+    assert campaign["next_steps"]["title"] == "Game 1 is over"
+    assert any("bag" in step for step in campaign["next_steps"]["steps"])
+    again = client.post(f"/api/campaigns/{campaign_id}/finish", json={})
+    assert again.status_code == 400 and "no game" in again.get_json()["error"]
+    undo = client.post("/api/undo", json={})  # the result is kept: the game is sealed
+    assert undo.status_code == 409 and "campaign" in undo.get_json()["error"]
 
 
 def test_players_outside_the_group_cannot_play_its_game(client):
@@ -115,7 +118,6 @@ def test_export_then_import_on_another_companion(client, runtime, tmp_path):
     campaign_id = _new(client)["campaign"]["campaign_id"]
     client.post(f"/api/campaigns/{campaign_id}/games", json={"players": ["Anne", "Paul"]})
     _play_to_the_end(client, runtime)
-    client.post(f"/api/campaigns/{campaign_id}/finish", json={})
     exported = client.get(f"/api/campaigns/{campaign_id}/export")
     assert 'filename="Tuesday.campaign.json"' in exported.headers["Content-Disposition"]
     document = exported.get_json()

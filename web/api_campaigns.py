@@ -43,7 +43,21 @@ def _described(campaign) -> dict:
     result["summary"] = campaign.summary(card_facts=facts)
     session = runtime().session
     result["in_play"] = session is not None and session.session_id == result["current_game"]
+    result["next_steps"] = _between_games(campaign, facts)
     return result
+
+
+def _between_games(campaign, facts) -> dict | None:
+    """What to do now that the last game is over (its end is recorded the moment it ends): None otherwise."""
+    from companion.campaign import guide
+    from companion.games.fable.cards import Table
+    from companion.games.fable.fruits import data
+
+    state = campaign.state
+    if state.current is not None or not state.games or state.games[-1].status != "finished":
+        return None
+    table = Table.build(facts or None, components=data()["components"])
+    return guide.between_games(state, table, tuple(state.games[-1].players)).to_json()
 
 
 @bp.get("")
@@ -104,7 +118,8 @@ def _steps(campaign_id: str, action) -> tuple:
 
 @bp.post("/<campaign_id>/finish")
 def finish_game(campaign_id: str):
-    """Record the result of the campaign's game that has just ended; answers what to do between games."""
+    """Record the result of the campaign's game that has ended (the runtime records it at once for a game
+    played on the table; this is for one that ended elsewhere); answers what to do between games."""
     json_body()
     facts = card_overrides()
     return _steps(campaign_id, lambda c: c.finish_game(source=SOURCE, card_facts=facts or None))

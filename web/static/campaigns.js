@@ -45,6 +45,11 @@
     $("campaign-game").replaceChildren(current && !c.current_over
       ? el("p", {}, c.in_play ? el("a", { href: "/fable", text: "Go to the game →" }) : el("span", { class: "muted", text: "Another game is open on the table." }))
       : "");
+    $("next-steps").hidden = !c.next_steps;
+    if (c.next_steps) {
+      $("next-steps-title").textContent = c.next_steps.title;
+      $("next-steps-list").replaceChildren(...c.next_steps.steps.map((step) => el("li", { text: step })));
+    }
     renderStart(c, current);
     renderActions(c, current);
     $("scores").replaceChildren(...Object.entries(c.scores).map(([p, n]) => el("span", { class: "chip", text: `${p}: ${n}` })));

@@ -58,18 +58,30 @@
         el("td", { text: p.name }), el("td", { class: "num", text: p.juices }), el("td", { class: "num", text: p.fruits }), el("td", { class: "num", text: s.scores[p.name] ?? "" }))))));
   }
 
-  // A campaign game: where it belongs, and recording its result once it is over.
+  // A campaign game: where it belongs and, once it is over, what the players do before the next game
+  // (the end reaches the campaign with the last move; a game that ended elsewhere is recorded here).
+  let stepsFor = "";
   function renderCampaign(game, s) {
     const id = game.campaign_id;
     $("campaign-link").replaceChildren(id ? el("a", { href: `/campaigns?id=${encodeURIComponent(id)}`, text: `Campaign: ${game.title.split(": game")[0]} →` }) : "");
     $("campaign-finish").hidden = !(id && s.over);
+    if (!id || !s.over || stepsFor === game.session_id) return;
+    stepsFor = game.session_id;
+    TC.getJSON(`/api/campaigns/${encodeURIComponent(id)}`).then((c) => {
+      $("finish-game").hidden = !c.current_over;
+      if (c.next_steps) showSteps(c.next_steps);
+    }).catch(() => { stepsFor = ""; });
+  }
+  function showSteps(instructions) {
+    $("finish-title").textContent = instructions.title;
+    $("finish-steps").replaceChildren(...instructions.steps.map((step) => el("li", { text: step })));
   }
   $("finish-game").addEventListener("click", async () => {
     const game = TC.snapshot.game;
     const done = await act(`/api/campaigns/${encodeURIComponent(game.campaign_id)}/finish`, {});
     if (done) {
       $("finish-game").hidden = true;
-      $("finish-steps").replaceChildren(...done.instructions.steps.map((step) => el("li", { text: step })));
+      showSteps(done.instructions);
     }
   });
 
