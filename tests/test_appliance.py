@@ -152,3 +152,16 @@ def test_companion_run_serves_the_demo_table_and_stops_cleanly_on_sigterm(data_d
         output, _ = proc.communicate(timeout=30)
     assert proc.returncode == 0, output
     assert "Table Companion is running" in output
+
+
+def test_the_first_start_makes_a_pin_and_a_later_start_keeps_the_file(tmp_path):
+    from companion.cli.run import first_start_pin
+    from companion.config import Config
+
+    pin = first_start_pin(Config.in_dir(tmp_path), tmp_path)
+    assert pin is not None and len(pin) == 6 and pin.isdigit()
+    assert Config.in_dir(tmp_path).get("server", "pin") == pin
+    # Removing the PIN on purpose is respected: no new one is made while the file exists.
+    Config.in_dir(tmp_path).with_changes({"server": {"pin": ""}}).save(tmp_path / "config.toml")
+    assert first_start_pin(Config.in_dir(tmp_path), tmp_path) is None
+    assert Config.in_dir(tmp_path).get("server", "pin") == ""

@@ -398,3 +398,36 @@ def test_a_campaign_game_from_start_to_the_steps_between_games(dashboard, page, 
     page.wait_for_selector("#instructions-steps li")
     page.wait_for_selector("#campaign-status >> text=Parked")
     page.wait_for_selector("#juice-chart rect")
+
+
+class _QuietNotifier:
+    def notify(self, text: str) -> None:
+        pass
+
+
+def test_the_demo_table_shows_a_purchase_the_camera_saw_without_reloading(page, tmp_path):
+    """The whole loop of ``companion run`` without a camera: the demo camera's pictures go through
+    the tag reader, the stabiliser and the Fable referee; the page shows the juice bought and the
+    card drawn the moment the camera has seen them."""
+    from companion.appliance import Appliance
+
+    config = Config.from_mapping(
+        {"server": {"host": "127.0.0.1"}, "camera": {"backend": "demo", "fps": 20.0}}, str(tmp_path / "config.toml")
+    )
+    appliance = Appliance(config, tmp_path / "data", use_gpio=False, port=0, notifier=_QuietNotifier())
+    appliance.start()
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(f"http://127.0.0.1:{appliance.port}/fable")
+        _live(page)
+        # The script's third turn: Anne walks to location 4 (entered), the camera sees 4:1 leave
+        # the display and 7:1 come from the deck as a new stack.
+        page.wait_for_selector("#log li >> text=buy Anne 4:1", timeout=60_000)
+        page.wait_for_selector("#stacks .stack[data-location='7']", timeout=30_000)
+        camera_moves = [e.text for e in appliance.log.events(appliance.runtime.session.session_id)
+                        if e.source == "camera"]
+        assert camera_moves[:2] == ["buy Anne 4:1", "draw 7:1"]
+        assert appliance.runtime.snapshot()["alerts"] == []
+        assert not_blank(page.screenshot())
+    finally:
+        appliance.stop()

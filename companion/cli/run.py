@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import secrets
 import signal
 import threading
+from pathlib import Path
 
 from companion.cli.common import add_data_dir, data_dir
-from companion.config import Config
+from companion.config import CONFIG_NAME, Config
 
 _log = logging.getLogger(__name__)
 
@@ -23,12 +25,31 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
+def first_start_pin(config: Config, directory) -> str | None:
+    """On the very first start (no configuration file yet) write one with a fresh six-digit PIN.
+
+    No device ships with a guessable default: the PIN is made here and shown only
+    on the Pi's own console (and journal). A PIN removed later on purpose stays removed.
+    """
+    path = Path(directory) / CONFIG_NAME
+    if path.exists():
+        return None
+    pin = f"{secrets.randbelow(10**6):06d}"
+    config.with_changes({"server": {"pin": pin}}).save(path)
+    return pin
+
+
 def run(args) -> int:
     from companion.appliance import Appliance
 
     logging.captureWarnings(True)  # camera fallbacks and pin-factory warnings go to the journal
     directory = data_dir(args)
     config = Config.in_dir(directory)  # a bad value stops here with file, key and reason
+    made_pin = first_start_pin(config, directory)
+    if made_pin:
+        config = Config.in_dir(directory)
+        print(f"First start: the game master's PIN is {made_pin}. It guards the configuration, imports and "
+              f"resets; change it on the dashboard's Setup page or in {directory / CONFIG_NAME}.", flush=True)
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     if overrides:
         config = config.with_changes({"server": overrides})
