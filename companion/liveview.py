@@ -57,3 +57,30 @@ class LiveView:
                     return None
                 self._changed.wait(remaining)
             return self._number, self._jpeg
+
+
+class LatestFrame:
+    """The camera's newest frame, untouched (no overlay, full working resolution), for whoever needs a
+    clean picture (teaching dice from the dashboard). Holding a reference costs nothing per frame."""
+
+    def __init__(self):
+        self._changed = threading.Condition()
+        self._frame = None
+        self._number = 0
+
+    def publish(self, frame) -> None:
+        with self._changed:
+            self._frame = frame
+            self._number += 1
+            self._changed.notify_all()
+
+    def wait_for_frame(self, after: int, timeout: float):
+        """``(number, frame)`` for the first frame newer than ``after``, or None after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._number <= after or self._frame is None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._changed.wait(remaining)
+            return self._number, self._frame

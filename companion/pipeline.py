@@ -54,6 +54,7 @@ class Pipeline:
     # -- every frame (the camera's reader thread) ------------------------------------
 
     def __call__(self, frame) -> None:
+        self.runtime.frames.publish(frame)
         with self._lock:
             self.frames += 1
             game = self._game()

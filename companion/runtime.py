@@ -20,7 +20,7 @@ from companion.config import Config
 from companion import referees
 from companion.errors import CompanionError, IllegalMove, InvalidMove, UnknownSession
 from companion.eventlog import Event, EventLog
-from companion.liveview import LiveView
+from companion.liveview import LatestFrame, LiveView
 from companion.session import Session
 
 _log = logging.getLogger(__name__)
@@ -54,6 +54,8 @@ class Runtime:
         self.last_observation: Any = None
         # The camera pipeline publishes pictures here; the dashboard's live view reads them.
         self.live_view = LiveView()
+        # The newest clean frame (no overlay), for teaching dice from the dashboard.
+        self.frames = LatestFrame()
         active = log.get_setting(ACTIVE_SESSION)
         if active:
             try:
