@@ -14,7 +14,7 @@ from companion.doctor import check_database, check_gpio, check_service, check_ta
     run_doctor, service_state
 from companion.eventlog import DB_NAME, EventLog
 from hardware.camera.base import Frame
-from hardware.camera.demo import DemoCamera, SyntheticTable
+from hardware.camera.demo import SyntheticTable
 
 
 def statuses(checks):

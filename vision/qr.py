@@ -31,14 +31,23 @@ class Decoded:
 
     @property
     def center(self) -> tuple[float, float]:
-        x, y = self.corners.mean(axis=0)
-        return float(x), float(y)
+        return quad_center(self.corners)
 
     @property
     def side_px(self) -> float:
         """Mean length of the symbol's four sides in pixels."""
-        c = self.corners
-        return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
+        return quad_side(self.corners)
+
+
+def quad_center(corners: np.ndarray) -> tuple[float, float]:
+    """The centre of a symbol's four corners."""
+    x, y = corners.mean(axis=0)
+    return float(x), float(y)
+
+
+def quad_side(corners: np.ndarray) -> float:
+    """The mean length of a quadrilateral's four sides."""
+    return float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
 
 
 class Decoder(Protocol):

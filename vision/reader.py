@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from vision import motion, tags
-from vision.qr import Decoded, get_decoder
+from vision.qr import Decoded, get_decoder, quad_center, quad_side
 
 # The edge-density map is 1/DENSITY_CELL of the working image on each side.
 DENSITY_CELL = 8
@@ -54,13 +54,11 @@ class TagSighting:
 
     @property
     def center(self) -> tuple[float, float]:
-        x, y = self.corners.mean(axis=0)
-        return float(x), float(y)
+        return quad_center(self.corners)
 
     @property
     def side_px(self) -> float:
-        c = self.corners
-        return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
+        return quad_side(self.corners)
 
     @property
     def module_px(self) -> float:

@@ -17,14 +17,12 @@ CAMPAIGN is an id, the start of one, or a title; without it, the campaign on the
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 from pathlib import Path
 
 from companion.campaign import Campaign, export_campaign, import_campaign, list_campaigns
 from companion.carddata import CardData
-from companion.cli.common import add_data_dir, data_dir, open_log, parse_players, print_json
+from companion.cli.common import add_data_dir, data_dir, open_log, parse_players, print_json, read_document, write_document
 from companion.errors import SetupError
 
 
@@ -167,23 +165,12 @@ def _reset(args) -> int:
 def _export(args) -> int:
     with open_log(args) as log:
         document = export_campaign(Campaign.find(log, args.campaign))
-    if args.output:
-        args.output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"Wrote {args.output}")
-    else:
-        print_json(document)
+    write_document(args.output, document)
     return 0
 
 
 def _import(args) -> int:
-    try:
-        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SetupError(f"cannot read {args.file}: {exc.strerror}") from None
-    try:
-        document = json.loads(text)
-    except ValueError as exc:
-        raise SetupError(f"{args.file} is not JSON: {exc}") from None
+    document = read_document(args.file)
     with open_log(args) as log:
         campaign = import_campaign(log, document)
         where = "on the table" if campaign.state.on_table else "parked"

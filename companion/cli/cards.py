@@ -16,12 +16,10 @@ Entries live in the data directory and survive upgrades.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
 from companion.carddata import CardData
-from companion.cli.common import add_data_dir, data_dir, print_json
+from companion.cli.common import add_data_dir, data_dir, print_json, read_document, write_document
 from companion.errors import SetupError
 
 
@@ -115,23 +113,12 @@ def _clear(args) -> int:
 
 def _export(args) -> int:
     document = _cards(args).export()
-    if args.output:
-        args.output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"Wrote {args.output}")
-    else:
-        print_json(document)
+    write_document(args.output, document)
     return 0
 
 
 def _import(args) -> int:
-    try:
-        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SetupError(f"cannot read {args.file}: {exc.strerror}") from None
-    try:
-        document = json.loads(text)
-    except ValueError as exc:
-        raise SetupError(f"{args.file} is not JSON: {exc}") from None
+    document = read_document(args.file)
     incoming = _cards(args).import_(document, replace=args.replace)
     print(f"Imported facts for {len(incoming)} {'card' if len(incoming) == 1 else 'cards'}.")
     return 0

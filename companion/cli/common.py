@@ -60,3 +60,24 @@ def print_json(value) -> None:
     json.dump(value, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
     sys.stdout.flush()
+
+
+def write_document(output, document) -> None:
+    """An export: to the file named by ``-o`` (saying so), else as JSON on stdout."""
+    if output:
+        output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"Wrote {output}")
+    else:
+        print_json(document)
+
+
+def read_document(path):
+    """An import: JSON from ``path`` (``-`` for stdin); SetupError saying what is wrong with it."""
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SetupError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise SetupError(f"{path} is not JSON: {exc}") from None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import abc
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+import cv2
 import numpy as np
 
 
@@ -69,3 +72,46 @@ class Camera(abc.ABC):
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def shrink(image: np.ndarray, width: int | None) -> np.ndarray:
+    """``image`` scaled down to ``width`` pixels wide (never up)."""
+    if not width or image.shape[1] <= width:
+        return image
+    height = max(1, round(image.shape[0] * width / image.shape[1]))
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+
+
+def frame_from_image(image: np.ndarray, number: int, work_width: int | None) -> Frame:
+    """A frame whose working image is ``image`` scaled down to ``work_width``; ``full()`` is ``image``."""
+    work = shrink(image, work_width)
+    return Frame(work=work, timestamp=time.time(), number=number,
+                 _full=(lambda: image) if work is not image else None)
+
+
+class Pacer:
+    """Releases pictures at ``fps`` (0: as fast as they are asked for); :meth:`stop` wakes a waiting read."""
+
+    def __init__(self, fps: float, what: str):
+        self.fps = fps
+        self.what = what
+        self._due = 0.0
+        self._stopped = threading.Event()
+
+    def start(self) -> None:
+        self._stopped.clear()
+        self._due = time.monotonic()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def wait(self, timeout: float) -> None:
+        """Sleep until the next picture is due; CameraError when that is beyond ``timeout`` or on stop."""
+        if self.fps <= 0:
+            return
+        wait = self._due - time.monotonic()
+        if wait > timeout:
+            raise CameraError(f"no picture due within {timeout:.1f} s")
+        if wait > 0 and self._stopped.wait(wait):
+            raise CameraError(f"the {self.what} was stopped")
+        self._due = max(self._due + 1.0 / self.fps, time.monotonic() - 1.0)

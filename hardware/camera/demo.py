@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import importlib
 import logging
-import threading
-import time
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
-from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame
-from hardware.camera.usb import shrink
+from hardware.camera.base import Camera, CameraError, Frame, Pacer, frame_from_image
 
 _log = logging.getLogger(__name__)
 
@@ -43,40 +40,30 @@ class DemoCamera(Camera):
         self.work_width = work_width
         self._frames: Iterator[np.ndarray] | None = None
         self._number = 0
-        self._next_due = 0.0
-        self._stopped = threading.Event()
+        self._pacer = Pacer(fps, "demo camera")
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "DemoCamera":
         return cls(fps=settings.get("fps", 10.0), work_width=settings.get("work_width"))
 
     def start(self) -> None:
-        self._stopped.clear()
         source = self._given if self._given is not None else default_source(self.size)
         self._frames = _iterate(source, self.loop)
-        self._next_due = time.monotonic()
+        self._pacer.start()
 
     def read(self, timeout: float = 2.0) -> Frame:
         if self._frames is None:
             raise CameraError("the demo camera is not started")
-        if self.fps > 0:
-            wait = self._next_due - time.monotonic()
-            if wait > timeout:
-                raise CameraError(f"no picture due within {timeout:.1f} s")
-            if wait > 0 and self._stopped.wait(wait):
-                raise CameraError("the demo camera was stopped")
-            self._next_due = max(self._next_due + 1.0 / self.fps, time.monotonic() - 1.0)
+        self._pacer.wait(timeout)
         try:
             image = next(self._frames)
         except StopIteration:
             raise CameraError("the demo scene is over") from None
         self._number += 1
-        work = shrink(image, self.work_width)
-        return Frame(work=work, timestamp=time.time(), number=self._number,
-                     _full=(lambda: image) if work is not image else None)
+        return frame_from_image(image, self._number, self.work_width)
 
     def stop(self) -> None:
-        self._stopped.set()
+        self._pacer.stop()
         self._frames = None
 
 

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 from typing import Any, Mapping
 
 import cv2
 import numpy as np
 
-from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame
-from hardware.camera.usb import shrink
+from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame, Pacer, frame_from_image
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -35,8 +32,7 @@ class FileCamera(Camera):
         self._video = None
         self._index = 0
         self._number = 0
-        self._next_due = 0.0
-        self._stopped = threading.Event()
+        self._pacer = Pacer(fps, "file camera")
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "FileCamera":
@@ -45,7 +41,6 @@ class FileCamera(Camera):
         return cls(settings["file_path"], fps=settings.get("fps", 10.0), work_width=settings.get("work_width"))
 
     def start(self) -> None:
-        self._stopped.clear()
         if self.path.is_dir():
             self._images = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not self._images:
@@ -59,7 +54,7 @@ class FileCamera(Camera):
         else:
             raise CameraUnavailable(f"{self.path} does not exist")
         self._index = 0
-        self._next_due = time.monotonic()
+        self._pacer.start()
 
     def _next_image(self) -> np.ndarray:
         if self._video is not None:
@@ -86,21 +81,13 @@ class FileCamera(Camera):
     def read(self, timeout: float = 2.0) -> Frame:
         if not self._images and self._video is None:
             raise CameraError("the file camera is not started")
-        if self.fps > 0:
-            wait = self._next_due - time.monotonic()
-            if wait > timeout:
-                raise CameraError(f"no picture due within {timeout:.1f} s")
-            if wait > 0 and self._stopped.wait(wait):
-                raise CameraError("the file camera was stopped")
-            self._next_due = max(self._next_due + 1.0 / self.fps, time.monotonic() - 1.0)
+        self._pacer.wait(timeout)
         image = self._next_image()
         self._number += 1
-        work = shrink(image, self.work_width)
-        return Frame(work=work, timestamp=time.time(), number=self._number,
-                     _full=(lambda: image) if work is not image else None)
+        return frame_from_image(image, self._number, self.work_width)
 
     def stop(self) -> None:
-        self._stopped.set()
+        self._pacer.stop()
         if self._video is not None:
             self._video.release()
             self._video = None

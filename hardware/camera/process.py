@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import threading
-import time
 from typing import Callable
 
 from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame

@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from typing import Any, Mapping
 
 import cv2
-import numpy as np
 
-from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame
-
-
-def shrink(image: np.ndarray, width: int | None) -> np.ndarray:
-    """``image`` scaled down to ``width`` pixels wide (never up)."""
-    if not width or image.shape[1] <= width:
-        return image
-    height = max(1, round(image.shape[0] * width / image.shape[1]))
-    return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame, frame_from_image
 
 
 def device_present(device: int) -> bool:
@@ -77,9 +67,7 @@ class OpenCVCamera(Camera):
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         self._number += 1
-        work = shrink(image, self.work_width)
-        return Frame(work=work, timestamp=time.time(), number=self._number,
-                     _full=(lambda: image) if work is not image else None)
+        return frame_from_image(image, self._number, self.work_width)
 
     def stop(self) -> None:
         cap, self._cap = self._cap, None
