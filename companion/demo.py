@@ -8,12 +8,14 @@ the tags, the stabiliser settles, the Fable referee turns the change into
 What a person would type at the table (the animal's move, an action) this class
 enters on the dashboard's behalf, at the moment the script's hand reaches out.
 
-The demo plays its own game (titled :data:`DEMO_TITLE`); when a person starts
-another game, the demo stops entering moves and leaves that game alone.
+The demo plays the first game of its own campaign (titled :data:`DEMO_TITLE`),
+again each time the script starts over; when a person starts another game, the
+demo stops entering moves and leaves that game alone.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Iterator
 
@@ -71,15 +73,47 @@ class DemoTable:
     # -- the runtime thread ------------------------------------------------------------------
 
     def _is_demo(self, session) -> bool:
-        return session is not None and session.record.title == DEMO_TITLE
+        if session is None:
+            return False
+        if session.record.title == DEMO_TITLE:
+            return True
+        parent = session.record.parent_id
+        return parent is not None and self.runtime.log.session(parent).title == DEMO_TITLE
 
     def _new_game(self) -> None:
         session = self.runtime.session
         if session is not None and not self._is_demo(session) and session.outcome() is None:
             _log.info("a game is in play: the demo table only shows its pictures")
             return
-        self.runtime.new_game("fable", list(self.script.players), self.script.options(), title=DEMO_TITLE)
+        campaign = self._demo_campaign()
+        if campaign is None:
+            # Another group's campaign is on the table: the demo plays a game of its own instead.
+            self.runtime.new_game("fable", list(self.script.players), self.script.options(), title=DEMO_TITLE)
+        else:
+            # Every loop of the script is a first game: abandon the last one, sort the cards, lay out 1-6.
+            if campaign.state.current is not None:
+                campaign.abandon_game(reason="the demo script starts again", source="system")
+            campaign.reset(source="system")
+            facts = json.loads(self.script.options()["locations"])
+            game = campaign.start_game(list(self.script.players), start=self.script.players[0], card_facts=facts,
+                                       source="system")
+            self.runtime.open_game(game.session_id)
         self.games_started += 1
+
+    def _demo_campaign(self):
+        """The demo's own campaign (made on first use), or None when another campaign's cards are on the table."""
+        from companion.campaign import Campaign, on_table
+
+        log = self.runtime.log
+        busy = on_table(log)
+        if busy is not None and busy.title != DEMO_TITLE:
+            return None
+        if busy is not None:
+            return Campaign(log, busy.session_id)
+        for record in log.sessions(kind="campaign"):
+            if record.title == DEMO_TITLE:
+                return None  # parked: a person put the demo's cards away
+        return Campaign.new(log, list(self.script.players), title=DEMO_TITLE)
 
     def _enter(self, moves: tuple[str, ...]) -> None:
         session: Session | None = self.runtime.session

@@ -1,0 +1,68 @@
+"""The demo table: the scripted game's pictures through the real pipeline, referee, engine and campaign."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion.campaign import Campaign, on_table
+from companion.config import Config
+from companion.demo import DEMO_TITLE, DemoTable
+from companion.pipeline import Pipeline
+from companion.runtime import Runtime
+from hardware.camera.base import Frame
+
+
+@pytest.fixture
+def runtime(log):
+    with Runtime(Config.defaults(), log) as rt:
+        yield rt
+
+
+def play(demo: DemoTable, pipeline: Pipeline, runtime: Runtime, count: int, start: int = 0) -> int:
+    number = start
+    shown = 0
+    for _ in range(count):
+        image = demo.next_image(number)
+        if image is None:
+            number = 0
+            continue
+        # Stamped as a camera at 10 frames a second would: the stabiliser waits a second of stillness.
+        shown += 1
+        pipeline(Frame(work=image, timestamp=shown / 10, number=shown))
+        number += 1
+        runtime.call(lambda: None)  # let the runtime catch up, as the camera's pace would
+    return number
+
+
+def test_the_demo_plays_its_campaigns_first_game_through_the_camera(runtime, log, tmp_path):
+    demo = DemoTable(runtime, turns=4, hand_frames=4, still_frames=16)
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path, table_mm=demo.table_mm)
+    play(demo, pipeline, runtime, len(list(demo.script.frames())))
+    session = runtime.session
+    assert session.record.title == f"{DEMO_TITLE}: game 1"
+    camera = [e.text for e in log.events(session.session_id) if e.source == "camera"]
+    expected = [move for step in demo.script.steps for move in step.camera]
+    assert expected and camera == expected  # every purchase and draw, seen by the camera alone
+    assert runtime.pending_alerts() == []
+    assert on_table(log).title == DEMO_TITLE
+
+
+def test_when_the_script_starts_over_the_demo_campaign_starts_a_new_first_game(runtime, log, tmp_path):
+    demo = DemoTable(runtime, turns=3, hand_frames=2, still_frames=6)
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path, table_mm=demo.table_mm)
+    frames = len(list(demo.script.frames()))
+    play(demo, pipeline, runtime, frames + 3)  # the whole script, then the start of its second showing
+    campaign = Campaign.find(log)
+    assert [g.status for g in campaign.state.games] == ["abandoned", "playing"]
+    assert runtime.session.record.title == f"{DEMO_TITLE}: game 2"
+
+
+def test_the_demo_leaves_a_game_a_person_started_alone(runtime, log, tmp_path):
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    demo = DemoTable(runtime, turns=2, hand_frames=2, still_frames=4)
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path, table_mm=demo.table_mm)
+    play(demo, pipeline, runtime, 10)
+    assert runtime.session.game == "fandooble"
+    assert log.count_events(runtime.session.session_id) == 0
