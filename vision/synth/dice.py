@@ -354,7 +354,7 @@ def render_face_photo(rng: np.random.Generator, face: str, *, kind: str = "fando
 # ---------------------------------------------------------------------------------------------
 # Photo-like trays: real dice under a close phone or Pi camera.
 #
-# Each die is a cube in 3-D seen through a pinhole camera 12-30 die sides above the table,
+# Each die is a cube in 3-D seen through a pinhole camera with a wide lens 6-30 die sides above the table,
 # so dice away from the picture's centre show their side faces (with their own pips), the
 # top face a little larger and shifted outwards. Dice touch and cluster; white and ivory dice
 # lie on white paper or light grey with soft shadows; translucent dice let the table and the
@@ -573,12 +573,13 @@ def _photo_table(rng: np.random.Generator, w: int, h: int, name: str) -> np.ndar
 
 def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480), count: int | None = None,
                  faces: list[str] | None = None, die_px: tuple[float, float] = (30, 90), cocked: int | None = None,
-                 table: str | None = None) -> Scene:
+                 table: str | None = None, style: PhotoStyle | None = None) -> Scene:
     """A photo-like tray of pip dice (see the section comment above) and its truth.
 
     ``die_px`` bounds the side of a die on the table in pixels; ``count`` dice (1-25 by
     default; ``faces`` fixes them), of which ``cocked`` lean on an edge (0-1 by default).
     The truth's ``box`` encloses the visible top face, as a person labelling photos draws it.
+    ``style`` makes every die look the same (by default a tray holds one set or a mix).
     """
     w, h = size
     table = table or str(rng.choice(list(PHOTO_TABLES), p=_PHOTO_TABLE_WEIGHTS / _PHOTO_TABLE_WEIGHTS.sum()))
@@ -588,9 +589,12 @@ def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480)
         faces = [str(v) for v in rng.integers(1, 7, n)]
     cocked = int(rng.random() < 0.3) if cocked is None else cocked
     side_px = float(rng.uniform(*die_px))
-    camera = _Camera(focal=0.0, height=float(rng.uniform(12, 30)),
+    # A phone or Pi camera with a wide lens (50-80 degrees across the picture): the bigger the
+    # dice look, the closer it is, and the more of their sides it sees.
+    fov = math.radians(float(rng.uniform(50, 80)))
+    height = float(np.clip(max(w, h) / side_px / (2 * math.tan(fov / 2)), 6.0, 30.0))
+    camera = _Camera(focal=side_px * height, height=height,
                      centre=(w / 2 + rng.uniform(-0.15, 0.15) * w, h / 2 + rng.uniform(-0.15, 0.15) * h))
-    camera.focal = side_px * camera.height
     light = rng.normal(0, 1, 3)
     light[2] = abs(light[2]) + rng.uniform(1.0, 3.0)
     light /= np.linalg.norm(light)
@@ -598,8 +602,8 @@ def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480)
     corner_lo, corner_hi = camera.to_table((0, 0)), camera.to_table((w, h))
     footprints: list[np.ndarray] = []
     placed = []
-    same_set = rng.random() < 0.5
-    set_style = random_photo_style(rng)
+    same_set = style is not None or rng.random() < 0.5
+    set_style = style or random_photo_style(rng)
     total = len(faces) + cocked
     cluster = camera.to_table((rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h))
     for i in range(total):
@@ -632,7 +636,7 @@ def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480)
         spot, yaw, scale = placed[k]
         leaning = k >= len(faces)
         top = int(rng.integers(1, 7)) if leaning else int(faces[k])
-        style = set_style if same_set else random_photo_style(rng)
+        look = set_style if same_set else random_photo_style(rng)
         tilt = float(rng.uniform(0.3, 0.75)) if leaning else float(rng.normal(0, 0.02))
         rotation = _rotation(yaw, tilt, float(rng.uniform(0, 2 * np.pi)))
         corners = (_CUBE * scale) @ rotation.T
@@ -640,15 +644,15 @@ def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480)
         corners[:, :2] += spot
         footprint = camera.project(np.column_stack([corners[:, :2], np.zeros(8)]))
         cv2.fillConvexPoly(shadow, (cv2.convexHull(footprint.astype(np.float32)) * 4).astype(np.int32).reshape(-1, 2),
-                           0.5 if style.opacity < 1 else 1.0, cv2.LINE_AA, shift=2)
-        dice_layers.append((corners, top, style, leaning, k, scale))
+                           0.5 if look.opacity < 1 else 1.0, cv2.LINE_AA, shift=2)
+        dice_layers.append((corners, top, look, leaning, k, scale))
     # Soft shadows first (they fall on the table, away from the light), then the dice.
     shift = -light[:2] / max(light[2], 0.3) * side_px * 0.35
     shadow = cv2.warpAffine(shadow, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (w, h))
     shadow = cv2.GaussianBlur(shadow, (0, 0), side_px * float(rng.uniform(0.08, 0.25)))
     canvas *= (1 - float(rng.uniform(0.15, 0.45)) * np.clip(shadow, 0, 1))[..., None]
-    for corners, top, style, leaning, k, scale in dice_layers:
-        top_quad, outline = _draw_cube(canvas, camera, corners, top, style, light, rng, side_px * scale)
+    for corners, top, look, leaning, k, scale in dice_layers:
+        top_quad, outline = _draw_cube(canvas, camera, corners, top, look, light, rng, side_px * scale)
         if outline is None:
             continue
         x0, y0 = np.floor(top_quad.min(axis=0)).astype(int)

@@ -1,0 +1,323 @@
+"""Train the pip-dice networks on synthetic renders only, and write them as ONNX for cv2.dnn.
+
+    /work/train-venv/bin/python tools/train_dice.py [--scenes 3000] [--epochs 10] [--out vision/dice/models]
+
+Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at run time):
+
+* the finder: the picture at half size -> a heat map of die centres and each die's box size,
+  one cell per 8 picture pixels (CenterNet-like);
+* the reader: one die cut out and scaled to 36 x 36 -> not a die, faces 1-6, or a die that
+  does not lie flat.
+
+Training data are renders of :mod:`vision.synth.dice` (photo-like trays, plus the plain trays
+of the tests and benchmarks); the real photos in shared/data are never read here. Every
+random choice comes from a fixed seed, so a run reproduces the shipped files (bit for bit on
+the same torch build; torch only seeds its own generator).
+
+Training is a developer's tool and needs PyTorch, which the project does not depend on:
+``python3 -m venv /work/train-venv && /work/train-venv/bin/pip install torch==2.13.0 numpy
+opencv-python-headless onnx``, then run this script with that interpreter from the project root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.dice.net import (CROP_GROW, FINDER_STRIDE, READER_CLASSES, READER_PX,  # noqa: E402
+                             crop_die, finder_input, reader_input)
+from vision.synth.dice import render_photo, render_tray  # noqa: E402
+
+SEED = 20261129
+NOT_A_DIE, COCKED = 0, 7
+
+
+# ----------------------------------------------------------------------------- data
+
+def _scene(seed: int):
+    rng = np.random.default_rng(seed)
+    kind = seed % 5
+    if kind == 0:  # the plain trays of the tests and benchmarks (cocked dice included)
+        scene = render_tray(rng, kind="pips", cocked=int(rng.random() < 0.4))
+    else:
+        size = (640, 640) if kind % 2 else (640, 480)
+        scene = render_photo(rng, size=size)
+    return scene
+
+
+def _samples(seed: int):
+    """One scene as training samples: (finder image, finder targets, reader crops, reader labels)."""
+    scene = _scene(seed)
+    rng = np.random.default_rng(seed + 1)
+    image = scene.image
+    small, scale = finder_input(image)
+    sh, sw = small.shape[:2]
+    gh, gw = sh // FINDER_STRIDE, sw // FINDER_STRIDE
+    heat = np.zeros((gh, gw), np.float32)
+    size = np.zeros((4, gh, gw), np.float32)
+    weight = np.zeros((gh, gw), np.float32)
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    crops, labels = [], []
+    centres = []
+    for die in scene.dice:
+        x, y, w, h = die.box
+        cx, cy = x + w / 2, y + h / 2
+        centres.append((cx, cy, max(w, h)))
+        gx, gy = cx * scale / FINDER_STRIDE, cy * scale / FINDER_STRIDE
+        ix, iy = int(np.floor(gx)), int(np.floor(gy))
+        sigma = max(0.6, max(w, h) * scale / FINDER_STRIDE * 0.14)
+        heat = np.maximum(heat, np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma ** 2)))
+        if 0 <= ix < gw and 0 <= iy < gh:
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    jx, jy = ix + dx, iy + dy
+                    if 0 <= jx < gw and 0 <= jy < gh:
+                        size[:, jy, jx] = [np.log(w * scale / 16.0), np.log(h * scale / 16.0), gx - jx, gy - jy]
+                        weight[jy, jx] = 1.0 if dx == dy == 0 else 0.5
+        if getattr(die, "partial", False):
+            continue
+        label = COCKED if die.face is None else int(die.face)
+        for _ in range(3):  # the finder is not exact: the reader sees dice a little off
+            side = max(w, h) * rng.uniform(0.85, 1.18)
+            jitter = rng.normal(0, 0.06, 2) * side
+            crops.append(crop_die(image, (cx + jitter[0], cy + jitter[1]), side * CROP_GROW))
+            labels.append(label)
+    H, W = image.shape[:2]
+    for _ in range(2 * max(2, len(scene.dice))):  # not dice: table, gaps, halves of dice
+        choice = rng.random()
+        if choice < 0.4 and centres:
+            cx, cy, s = centres[int(rng.integers(len(centres)))]
+            angle = rng.uniform(0, 2 * np.pi)
+            d = rng.uniform(0.45, 0.8) * s
+            point, side = (cx + d * np.cos(angle), cy + d * np.sin(angle)), s * rng.uniform(0.8, 1.2)
+        elif choice < 0.6 and len(centres) > 1:
+            a, b = rng.choice(len(centres), 2, replace=False)
+            point = ((centres[a][0] + centres[b][0]) / 2, (centres[a][1] + centres[b][1]) / 2)
+            side = (centres[a][2] + centres[b][2]) / 2
+        else:
+            side = rng.uniform(25, 100)
+            point = (rng.uniform(0, W), rng.uniform(0, H))
+        if any(np.hypot(point[0] - cx, point[1] - cy) < 0.35 * s for cx, cy, s in centres):
+            continue
+        crops.append(crop_die(image, point, side * CROP_GROW))
+        labels.append(NOT_A_DIE)
+    return small, np.concatenate([heat[None], size, weight[None]]), crops, labels
+
+
+def make_data(scenes: int, workers: int = 2):
+    with Pool(workers) as pool:
+        parts = pool.map(_samples, [SEED + i * 7 for i in range(scenes)], chunksize=8)
+    finder = [(p[0], p[1]) for p in parts]
+    crops = np.stack([c for p in parts for c in p[2]])
+    labels = np.array([label for p in parts for label in p[3]], np.int64)
+    return finder, crops, labels
+
+
+# ----------------------------------------------------------------------------- networks
+
+def _networks():
+    import torch
+    from torch import nn
+
+    def block(cin, cout, stride=1, dilation=1):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False), nn.BatchNorm2d(cout),
+                             nn.ReLU(inplace=True))
+
+    class Finder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.down = nn.Sequential(block(3, 12, 2), block(12, 24, 2), block(24, 24))
+            self.deep = nn.Sequential(block(24, 48, 2), block(48, 48), block(48, 48, dilation=2))
+            self.lateral = nn.Conv2d(48, 24, 1)
+            self.fuse = block(24, 24)
+            self.head = nn.Conv2d(24, 5, 1)
+
+        def forward(self, x):
+            fine = self.down(x)
+            coarse = self.lateral(self.deep(fine))
+            up = nn.functional.interpolate(coarse, scale_factor=2.0, mode="nearest")
+            return self.head(self.fuse(fine + up))
+
+    class Reader(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(block(3, 16), block(16, 32, 2), block(32, 32), block(32, 64, 2), block(64, 64),
+                                      block(64, 64, 2))
+            self.head = nn.Sequential(nn.Flatten(), nn.Linear(64, READER_CLASSES))
+
+        def forward(self, x):
+            return self.head(torch.mean(self.body(x), dim=(2, 3), keepdim=True))
+
+    return Finder, Reader
+
+
+def export(model, example, path: Path) -> None:
+    import torch
+
+    model.eval()
+    torch.onnx.export(model, example, str(path), input_names=["image"], output_names=["out"], opset_version=13,
+                      dynamic_axes={"image": {0: "batch", 2: "height", 3: "width"}, "out": {0: "batch"}},
+                      dynamo=False)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=3000)
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--out", type=Path, default=ROOT / "vision/dice/models")
+    parser.add_argument("--cache", type=Path, help="keep the rendered training data in this folder for the next run")
+    parser.add_argument("--only", choices=["finder", "reader"], help="train (and write) only this network")
+    parser.add_argument("--only-export-untrained", action="store_true", help="write random networks (speed checks)")
+    args = parser.parse_args(argv)
+    import torch
+
+    torch.manual_seed(SEED)
+    torch.set_num_threads(2)
+    Finder, Reader = _networks()
+    finder, reader = Finder(), Reader()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.only_export_untrained:
+        export(finder, torch.zeros(1, 3, 240, 320), args.out / "finder.onnx")
+        export(reader, torch.zeros(1, 3, READER_PX, READER_PX), args.out / "reader.onnx")
+        return 0
+    start = time.time()
+    cache = args.cache and args.cache / f"dice-renders-{args.scenes}.npz"
+    if cache and cache.is_file():
+        stored = np.load(cache, allow_pickle=False)
+        finder_data = [(stored[f"image{i}"], stored[f"target{i}"]) for i in range(int(stored["scenes"]))]
+        crops, labels = stored["crops"], stored["labels"]
+    else:
+        finder_data, crops, labels = make_data(args.scenes)
+        if cache:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            arrays = {f"image{i}": im for i, (im, _) in enumerate(finder_data)}
+            arrays.update({f"target{i}": t for i, (_, t) in enumerate(finder_data)})
+            np.savez(cache, scenes=len(finder_data), crops=crops, labels=labels, **arrays)
+    print(f"{len(finder_data)} scenes, {len(crops)} crops ({np.bincount(labels, minlength=READER_CLASSES)}) "
+          f"in {time.time() - start:.0f} s", flush=True)
+    if args.only != "finder":
+        train_reader(reader, crops, labels, args.epochs)
+        export(reader, torch.zeros(1, 3, READER_PX, READER_PX), args.out / "reader.onnx")
+    if args.only != "reader":
+        train_finder(finder, finder_data, args.epochs)
+        export(finder, torch.zeros(1, 3, 240, 320), args.out / "finder.onnx")
+    print(f"done in {time.time() - start:.0f} s", flush=True)
+    return 0
+
+
+def _augment_crops(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Quarter turns and mirror images (a die face looks the same), and a little light and colour change."""
+    k = int(rng.integers(4))
+    batch = np.rot90(batch, k, axes=(1, 2))
+    if rng.random() < 0.5:
+        batch = batch[:, :, ::-1]
+    gain = rng.uniform(0.75, 1.25, (len(batch), 1, 1, 3)) * rng.uniform(0.9, 1.1, (len(batch), 1, 1, 1))
+    return np.clip(batch.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def train_reader(model, crops, labels, epochs: int) -> None:
+    import torch
+
+    rng = np.random.default_rng(SEED)
+    order = rng.permutation(len(crops))
+    held = order[: len(order) // 20]
+    train = order[len(order) // 20:]
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * (len(train) // 128)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    for epoch in range(epochs):
+        model.train()
+        rng.shuffle(train)
+        total = 0.0
+        for i in range(len(train) // 128):
+            idx = train[i * 128:(i + 1) * 128]
+            batch = reader_input(list(_augment_crops(crops[idx], rng)))
+            optimiser.zero_grad()
+            loss = loss_fn(model(torch.from_numpy(batch)), torch.from_numpy(labels[idx]))
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss)
+        model.eval()
+        with torch.no_grad():
+            guess = model(torch.from_numpy(reader_input(list(crops[held])))).argmax(1).numpy()
+        print(f"reader epoch {epoch + 1}: loss {total / max(1, len(train) // 128):.3f}, "
+              f"held-out renders {100 * np.mean(guess == labels[held]):.2f}% right", flush=True)
+
+
+def train_finder(model, data, epochs: int, crop: int = 192) -> None:
+    import torch
+
+    rng = np.random.default_rng(SEED + 1)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch_size = 16
+    steps = epochs * (len(data) // batch_size)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    cells = crop // FINDER_STRIDE
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(data))
+        total = 0.0
+        for i in range(len(data) // batch_size):
+            images, targets = [], []
+            for j in order[i * batch_size:(i + 1) * batch_size]:
+                small, target = data[j]
+                gy = int(rng.integers(0, target.shape[1] - cells + 1))
+                gx = int(rng.integers(0, target.shape[2] - cells + 1))
+                patch = small[gy * FINDER_STRIDE:(gy + cells) * FINDER_STRIDE, gx * FINDER_STRIDE:(gx + cells) * FINDER_STRIDE]
+                t = target[:, gy:gy + cells, gx:gx + cells]
+                k = int(rng.integers(4))
+                patch = np.rot90(patch, k, axes=(0, 1))
+                t = _turn_targets(t, k)
+                gain = rng.uniform(0.75, 1.25, 3) * rng.uniform(0.85, 1.15)
+                images.append(np.clip(patch.astype(np.float32) * gain, 0, 255).astype(np.uint8))
+                targets.append(t)
+            x = torch.from_numpy(np.concatenate([finder_input(im, resized=True)[0][None] for im in images]))
+            t = torch.from_numpy(np.stack(targets))
+            out = model(x)
+            loss = _finder_loss(out, t)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss)
+        print(f"finder epoch {epoch + 1}: loss {total / max(1, len(data) // batch_size):.4f}", flush=True)
+
+
+def _turn_targets(t: np.ndarray, k: int) -> np.ndarray:
+    """Targets of a patch turned by ``k`` quarter turns (np.rot90: counter-clockwise)."""
+    t = t.copy()
+    for _ in range(k):
+        t = np.rot90(t, 1, axes=(1, 2)).copy()
+        # A counter-clockwise turn: width <-> height; the offset (dx, dy) becomes (dy, -dx) in the
+        # new cell, measured from the cell's own corner, so -dx + 1 keeps it in 0..1 for the centre cell.
+        t[[1, 2]] = t[[2, 1]]
+        dx, dy = t[3].copy(), t[4].copy()
+        t[3], t[4] = dy, 1.0 - dx
+    return t
+
+
+def _finder_loss(out, t):
+    import torch
+
+    heat, size, weight = t[:, 0], t[:, 1:5], t[:, 5]
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    positive = (heat > 0.99).float()
+    focal = -(positive * (1 - p) ** 2 * torch.log(p) + (1 - positive) * (1 - heat) ** 4 * p ** 2 * torch.log(1 - p))
+    n = positive.sum().clamp(min=1)
+    size_loss = (torch.abs(out[:, 1:5] - size).sum(1) * weight).sum() / weight.sum().clamp(min=1)
+    return focal.sum() / n + size_loss
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
