@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from pathlib import Path
 
 from companion.cli.common import add_data_dir, data_dir, print_json
@@ -71,15 +70,15 @@ def _progress(step: int, total: int, text: str) -> None:
 
 
 def run_teach(args) -> int:
-    from vision.dice.faces import FaceTemplates
-
     store = DiceStore(data_dir(args))
-    templates = (store.load_templates() if args.add else None) or FaceTemplates()
     if args.images:
+        from vision.dice.faces import FaceTemplates
+
+        templates = (store.load_templates() if args.add else None) or FaceTemplates()
         _teach_from_images(templates, args.images)
+        store.save_templates(templates)
     else:
-        _teach_from_camera(templates, args)
-    store.save_templates(templates)
+        _teach_from_camera(store, args)
     return _show(args)
 
 
@@ -110,49 +109,42 @@ def _teach_from_images(templates, folder: Path) -> None:
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face)} learned from {path.name}")
 
 
-def _teach_from_camera(templates, args) -> None:
-    """Shows which face to put in the tray next; takes each picture once the die has been set down and is still."""
+def _teach_from_camera(store: DiceStore, args) -> None:
+    """Shows which face to put in the tray next; takes each picture once the die has been set down and is still
+    (the teaching itself is :class:`companion.teach.DiceTeacher`'s, as on the dashboard)."""
     from hardware.camera.select import open_camera
-    from vision.motion import Stillness
 
     from companion.config import Config
+    from companion.teach import DONE, DiceTeacher
 
     if not args.faces:
         raise SetupError("say which faces the die has, in the order you will show them: --faces CCGGRR")
-    faces = args.faces.upper()
+    teacher = DiceTeacher(args.die, args.faces, looks=args.looks, timeout_s=args.timeout,
+                          keep=store.load_templates() if args.add else None, save=store.save_templates)
     config = Config.in_dir(data_dir(args))
-    total = len(faces) * args.looks
-    step = 0
     camera = open_camera(config, args.backend)
     try:
-        for number, face in enumerate(faces, start=1):
-            for look in range(args.looks):
-                step += 1
-                turn = " (turn the die a little)" if look else ""
-                _progress(step, total, f"die {args.die}, face {number} of {len(faces)}: put {_face_label(face)} "
-                                       f"face up in the tray{turn}")
-                image = _next_still_picture(camera, Stillness(), args.timeout)
-                while True:
-                    try:
-                        templates.learn(args.die, face, image, new_face=look == 0)
-                        break
-                    except ValueError as exc:
-                        _progress(step, total, f"{exc}; try again")
-                        image = _next_still_picture(camera, Stillness(), args.timeout)
-                _progress(step, total, "got it")
+        status = teacher.status()
+        _progress(status["step"], status["total"], _camera_prompt(status))
+        while teacher.active:
+            before = status
+            status = teacher.feed(camera.read().work)
+            if status["retries"] != before["retries"]:
+                _progress(status["step"], status["total"], status["message"])
+            elif status["learned"] != before["learned"]:
+                _progress(before["step"], status["total"], "got it")
+                if status["active"]:
+                    _progress(status["step"], status["total"], _camera_prompt(status))
     finally:
         camera.stop()
+    if teacher.state != DONE:
+        raise ConfigError(status["message"])
 
 
-def _next_still_picture(camera, stillness, timeout: float):
-    """The first still picture after the hand has moved (the die was set down or turned)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        frame = camera.read()
-        if stillness.update(frame.work) and stillness.moved_since_still:
-            stillness.settled()
-            return frame.work
-    raise ConfigError(f"no die was set down within {timeout:.0f} s: teaching stopped, nothing was stored")
+def _camera_prompt(status: dict) -> str:
+    turn = " (turn the die a little)" if status["look"] > 1 else ""
+    return (f"die {status['die']}, face {status['face_number']} of {len(status['faces'])}: "
+            f"put {_face_label(status['face'])} face up in the tray{turn}")
 
 
 def run_aruco(args) -> int:

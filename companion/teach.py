@@ -1,0 +1,251 @@
+"""Teaching a die's picture faces: one session, fed with camera pictures, step by step.
+
+A :class:`DiceTeacher` asks for each face of one die in turn (and for a few looks at
+each face, the die turned a little between them). Before every picture it waits for
+motion (a hand sets the die down or turns it) and then for stillness, so the picture
+shows the die lying still and no hand. The command line (``companion dice teach``)
+and the dashboard's Setup page both drive it: the command line with the camera it
+opens, the dashboard with the frames of the running companion's camera.
+
+The teacher is a small state machine with no I/O except the final save, and its own
+clock, so a test drives it frame by frame. Its :meth:`~DiceTeacher.status` is ready
+for JSON. Nothing is stored unless every face was learned.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Callable
+
+import numpy as np
+
+from companion.errors import SetupError
+
+# The two Fandooble dice the dashboard offers, and the faces each may have.
+FANDOOBLE_DICE = {"dragon": "CGR", "special": "FKW"}
+MAX_FACES = 20  # a d20 is the most faces a die on the table has
+MAX_LOOKS = 5
+DEFAULT_TIMEOUT_S = 60.0
+
+WAITING_FOR_MOTION = "waiting_for_motion"
+WAITING_FOR_STILL = "waiting_for_still"
+LEARNED = "learned"
+DONE = "done"
+FAILED = "failed"
+CANCELLED = "cancelled"
+ACTIVE_STATES = (WAITING_FOR_MOTION, WAITING_FOR_STILL, LEARNED)
+
+_DIE_NAME = re.compile(r"^[A-Za-z0-9-]{1,20}$")
+_FACES = re.compile(r"^[A-Z0-9]+$")
+
+
+class BadTeaching(SetupError):
+    """A teaching request that cannot start; ``field`` names what to fix (die, faces, looks)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
+def face_name(letter: str) -> str | None:
+    """The Fandooble name of a face letter ("green dragon"), None for other dice's faces."""
+    from companion.games.fandooble.state import FACE_ORDER, face_name as fandooble_name
+
+    return fandooble_name(letter) if letter in FACE_ORDER else None
+
+
+def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
+    """``(die, FACES, looks)`` cleaned up, or :class:`BadTeaching` saying what is wrong."""
+    if not isinstance(die, str) or not _DIE_NAME.match(die.strip()):
+        raise BadTeaching("die", "name the die with up to 20 letters, digits or dashes, e.g. dragon")
+    die = die.strip()
+    if not isinstance(faces, str) or not faces.strip():
+        raise BadTeaching("faces", "write the die's faces in the order you will show them, e.g. CCGGRR")
+    faces = re.sub(r"[\s,]", "", faces).upper()
+    if len(faces) > MAX_FACES:
+        raise BadTeaching("faces", f"a die has at most {MAX_FACES} faces: write one letter per face")
+    if not _FACES.match(faces):
+        raise BadTeaching("faces", "write one letter (or digit) per face, e.g. CCGGRR")
+    allowed = FANDOOBLE_DICE.get(die.lower())
+    if allowed is not None:
+        wrong = sorted(set(faces) - set(allowed))
+        if wrong:
+            names = ", ".join(f"{f} ({face_name(f)})" for f in allowed)
+            raise BadTeaching("faces", f"the {die.lower()} die's faces are {names}; "
+                                       f"{', '.join(wrong)} is not one of them")
+        die = die.lower()
+    if isinstance(looks, bool) or not isinstance(looks, int) or not 1 <= looks <= MAX_LOOKS:
+        raise BadTeaching("looks", f"looks is the number of pictures per face: 1 to {MAX_LOOKS}")
+    return die, faces, looks
+
+
+def without_die(templates, die: str):
+    """A copy of ``templates`` with every sample of ``die`` left out (teaching a die again replaces it)."""
+    from vision.dice.faces import FaceTemplates
+
+    if templates is None:
+        return FaceTemplates()
+    return FaceTemplates(samples=[s for s in templates.samples if s[0] != die],
+                         dice={name: f for name, f in templates.dice.items() if name != die})
+
+
+class DiceTeacher:
+    """One teaching session for one die.
+
+    :param die: the die's name (``dragon``, ``special`` or any other).
+    :param faces: its faces in the order they will be shown, one letter each (``CCGGRR``).
+    :param looks: pictures per face; the die is turned a little between them.
+    :param keep: what was taught before and stays (other dice); None starts afresh.
+        Samples of this same die in it are replaced.
+    :param save: called once with the complete :class:`~vision.dice.faces.FaceTemplates`
+        when every face is learned (``DiceStore.save_templates``).
+    :param timeout_s: seconds to wait for each picture; after that the session fails, nothing stored.
+    :param clock: seconds, monotonic (tests pass their own).
+    :param stillness: the motion tracker (``vision.motion.Stillness()`` by default).
+    """
+
+    def __init__(self, die: str, faces: str, *, looks: int = 2, keep=None,
+                 save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
+                 clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None):
+        from vision.motion import Stillness
+
+        self.die, self.faces, self.looks = checked_request(die, faces, looks)
+        if not timeout_s > 0:
+            raise BadTeaching("timeout", "the time to wait for each face must be more than 0 seconds")
+        self.templates = without_die(keep, self.die)
+        self._save = save
+        self.timeout_s = float(timeout_s)
+        self.clock = clock
+        self.stillness = stillness if stillness is not None else Stillness()
+        self.die_px = die_px
+        self.total = len(self.faces) * self.looks
+        self.learned = 0  # pictures taken so far; the next one is step learned + 1
+        self.state = WAITING_FOR_MOTION
+        self.message = "waiting for the die to be set down"
+        self.retries = 0
+        self._deadline = clock() + self.timeout_s
+
+    # -- where we are -------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE_STATES
+
+    @property
+    def step(self) -> int:
+        """The picture asked for now, 1-based (``total`` once finished)."""
+        return min(self.learned + 1, self.total)
+
+    @property
+    def face_number(self) -> int:
+        """Which physical face (1-based) the current step shows."""
+        return (self.step - 1) // self.looks + 1
+
+    @property
+    def look(self) -> int:
+        """Which look (1-based) at that face the current step is."""
+        return (self.step - 1) % self.looks + 1
+
+    @property
+    def face(self) -> str:
+        return self.faces[self.face_number - 1]
+
+    def prompt(self) -> str:
+        """What the person at the table does next, in words."""
+        if self.state == DONE:
+            return f"die {self.die}: all {len(self.faces)} faces learned"
+        if self.state in (FAILED, CANCELLED):
+            return f"die {self.die}: teaching stopped, nothing was stored"
+        name = face_name(self.face)
+        shown = f"the {name}" if name else f"face {self.face}"
+        turn = " (turn the die a little)" if self.look > 1 else ""
+        return (f"die {self.die}, face {self.face_number} of {len(self.faces)}: "
+                f"put {shown} face up in the tray{turn}")
+
+    def status(self) -> dict:
+        """JSON-ready: where the session is and what to do next."""
+        return {
+            "die": self.die,
+            "faces": self.faces,
+            "looks": self.looks,
+            "step": self.step,
+            "total": self.total,
+            "learned": self.learned,
+            "face_number": self.face_number,
+            "look": self.look,
+            "face": self.face,
+            "face_name": face_name(self.face),
+            "prompt": self.prompt(),
+            "state": self.state,
+            "active": self.active,
+            "message": self.message,
+            "retries": self.retries,
+            "timeout_s": self.timeout_s,
+        }
+
+    # -- inputs ----------------------------------------------------------------------------
+
+    def feed(self, image: np.ndarray) -> dict:
+        """The next camera picture (the working image, BGR). Returns the status after it."""
+        if not self.active or self._timed_out():
+            return self.status()
+        moving = not self.stillness.update(image)
+        if not self.stillness.moved_since_still:
+            return self.status()  # nothing has moved since the last picture: the same face still lies there
+        if moving:
+            self._set(WAITING_FOR_STILL, "waiting for the die to lie still")
+            return self.status()
+        self.stillness.settled()
+        self._take(image)
+        return self.status()
+
+    def tick(self) -> dict:
+        """No new picture came: only the clock moves (a time-out may end the session)."""
+        if self.active:
+            self._timed_out()
+        return self.status()
+
+    def cancel(self) -> dict:
+        """Stop now; nothing is stored."""
+        if self.active:
+            self._set(CANCELLED, "teaching was cancelled: nothing was stored")
+        return self.status()
+
+    # -- steps ------------------------------------------------------------------------------
+
+    def _take(self, image: np.ndarray) -> None:
+        face = self.face
+        try:
+            self.templates.learn(self.die, face, image, new_face=self.look == 1, die_px=self.die_px)
+        except ValueError as exc:
+            self.retries += 1
+            self._deadline = self.clock() + self.timeout_s
+            self._set(WAITING_FOR_MOTION, f"{exc}; try again")
+            return
+        self.learned += 1
+        name = face_name(face)
+        got = f"got it: {face} ({name})" if name else f"got it: {face}"
+        if self.learned < self.total:
+            self._deadline = self.clock() + self.timeout_s
+            self._set(LEARNED, got)
+            return
+        try:
+            if self._save is not None:
+                self._save(self.templates)
+        except (OSError, ValueError) as exc:
+            self._set(FAILED, f"the faces were learned but could not be stored: {exc}")
+            return
+        counts = ", ".join(f"{n}× {face_name(f) or f}" for f, n in self.templates.face_counts(self.die).items())
+        self._set(DONE, f"die {self.die} learned: {counts}")
+
+    def _timed_out(self) -> bool:
+        if self.clock() < self._deadline:
+            return False
+        self._set(FAILED, f"no die was set down within {self.timeout_s:.0f} s: teaching stopped, "
+                          "nothing was stored")
+        return True
+
+    def _set(self, state: str, message: str) -> None:
+        self.state = state
+        self.message = message

@@ -1,0 +1,197 @@
+"""Teaching a die's faces step by step (companion.teach.DiceTeacher) on rendered pictures of Fandooble's dice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.dicestore import DiceStore
+from companion.teach import (
+    CANCELLED,
+    DONE,
+    FAILED,
+    LEARNED,
+    WAITING_FOR_MOTION,
+    WAITING_FOR_STILL,
+    BadTeaching,
+    DiceTeacher,
+    checked_request,
+)
+from vision.dice.faces import TaughtReader
+from vision.synth.dice import render_face_photo, render_tray
+
+EMPTY = np.full((240, 320, 3), (150, 150, 146), np.uint8)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def hand_then(teacher, picture, *, still=4, clock=None, seconds_per_frame=0.1):
+    """A hand passes over the tray (the empty tray is seen), then ``picture`` lies still for ``still`` frames."""
+    statuses = []
+    for image in [EMPTY] + [picture] * still:
+        if clock is not None:
+            clock.now += seconds_per_frame
+        statuses.append(teacher.feed(image))
+    return statuses
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(11)
+
+
+@pytest.fixture
+def store(data_dir):
+    return DiceStore(data_dir)
+
+
+def test_each_face_is_asked_for_and_taken_once_the_die_lies_still(rng, store):
+    teacher = DiceTeacher("dragon", "ccggrr", looks=1, save=store.save_templates)
+    first = teacher.status()
+    assert first["state"] == WAITING_FOR_MOTION and (first["step"], first["total"]) == (1, 6)
+    assert first["prompt"] == "die dragon, face 1 of 6: put the treasure chest face up in the tray"
+    assert (first["face"], first["face_name"]) == ("C", "treasure chest")
+
+    chest = render_face_photo(rng, "C")
+    statuses = hand_then(teacher, chest)
+    assert [s["state"] for s in statuses] == [WAITING_FOR_MOTION, WAITING_FOR_STILL, WAITING_FOR_STILL,
+                                              WAITING_FOR_STILL, LEARNED]
+    after = statuses[-1]
+    assert after["learned"] == 1 and after["step"] == 2 and after["message"] == "got it: C (treasure chest)"
+    assert after["prompt"] == "die dragon, face 2 of 6: put the treasure chest face up in the tray"
+
+    # The chest left lying there is not taken again for face 2: nothing moved.
+    for _ in range(10):
+        assert teacher.feed(chest)["learned"] == 1
+
+    for number, face in enumerate("CGGRR", start=2):
+        status = hand_then(teacher, render_face_photo(rng, face))[-1]
+        assert status["learned"] == number
+    assert status["state"] == DONE and not status["active"]
+    assert status["message"] == "die dragon learned: 2× treasure chest, 2× green dragon, 2× red dragon"
+    assert store.face_counts() == {"dragon": {"C": 2, "G": 2, "R": 2}}
+    assert store.kind == "taught"
+
+
+def test_several_looks_per_face_count_each_face_once_and_read_new_pictures(rng, store):
+    teacher = DiceTeacher("special", "FKW", looks=2, save=store.save_templates)
+    prompts = []
+    for face in "FKW":
+        for _ in range(2):
+            prompts.append(teacher.status()["prompt"])
+            hand_then(teacher, render_face_photo(rng, face))
+    assert teacher.state == DONE
+    assert prompts[1] == "die special, face 1 of 3: put the Fandooble face up in the tray (turn the die a little)"
+    assert prompts[4] == "die special, face 3 of 3: put the wizard face up in the tray"
+    assert store.describe()["dice"]["special"] == {"faces": "FKW", "counts": {"F": 1, "K": 1, "W": 1}}
+    assert store.describe()["samples"] == 6
+    # What was taught reads dice it has never seen.
+    reader = TaughtReader(store.load_templates())
+    tray = render_tray(np.random.default_rng(4), kind="fandooble", faces=list("KWF"), table="grey").image
+    assert sorted(d.face for d in reader.read(tray).dice) == ["F", "K", "W"]
+
+
+def test_a_picture_without_one_flat_die_asks_again_for_the_same_face(rng, store):
+    teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates)
+    hand_then(teacher, render_face_photo(rng, "C"))
+    status = hand_then(teacher, EMPTY)[-1]  # the die was taken away: no die to learn
+    assert status["state"] == WAITING_FOR_MOTION and status["step"] == 2 and status["retries"] == 1
+    assert status["message"].startswith("show exactly one die") and status["message"].endswith("try again")
+    assert status["prompt"] == "die dragon, face 2 of 2: put the green dragon face up in the tray"
+    two = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey").image
+    status = hand_then(teacher, two)[-1]
+    assert status["retries"] == 2 and "2 dice" in status["message"] and status["learned"] == 1
+    status = hand_then(teacher, render_face_photo(rng, "G"))[-1]
+    assert status["state"] == DONE
+    assert store.face_counts() == {"dragon": {"C": 1, "G": 1}}
+
+
+def test_a_face_not_shown_in_time_ends_the_session_and_nothing_is_stored(rng, store):
+    clock = Clock()
+    teacher = DiceTeacher("dragon", "CGR", looks=1, save=store.save_templates, timeout_s=60, clock=clock)
+    hand_then(teacher, render_face_photo(rng, "C"), clock=clock)
+    clock.now += 59
+    assert teacher.tick()["state"] == LEARNED
+    clock.now += 1.5  # no frame brought the green dragon for a minute
+    status = teacher.feed(EMPTY)
+    assert status["state"] == FAILED and not status["active"]
+    assert status["message"] == "no die was set down within 60 s: teaching stopped, nothing was stored"
+    assert status["prompt"] == "die dragon: teaching stopped, nothing was stored"
+    assert hand_then(teacher, render_face_photo(rng, "G"))[-1]["learned"] == 1  # too late: nothing is taken
+    assert store.settings()["dice"] == {} and store.load_templates() is None
+
+
+def test_the_time_counts_from_the_last_picture_and_the_camera_going_quiet_also_ends_it(rng, store):
+    clock = Clock()
+    teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates, timeout_s=30, clock=clock)
+    clock.now += 25
+    hand_then(teacher, render_face_photo(rng, "C"), clock=clock)  # in time: the next face has 30 s again
+    clock.now += 25
+    assert teacher.tick()["state"] == LEARNED
+    clock.now += 6
+    assert teacher.tick()["state"] == FAILED  # no frames at all
+    assert store.load_templates() is None
+
+
+def test_cancelling_stops_at_once_and_stores_nothing(rng, store):
+    teacher = DiceTeacher("special", "FFKKWW", looks=1, save=store.save_templates)
+    for face in "FFKKW":
+        hand_then(teacher, render_face_photo(rng, face))
+    status = teacher.cancel()
+    assert status["state"] == CANCELLED and status["learned"] == 5
+    assert status["message"] == "teaching was cancelled: nothing was stored"
+    assert hand_then(teacher, render_face_photo(rng, "W"))[-1]["state"] == CANCELLED
+    assert store.load_templates() is None
+
+
+def test_adding_keeps_the_other_die_and_teaching_a_die_again_replaces_it(rng, store):
+    def teach(die, faces, add):
+        teacher = DiceTeacher(die, faces, looks=1, save=store.save_templates,
+                              keep=store.load_templates() if add else None)
+        for face in faces:
+            hand_then(teacher, render_face_photo(rng, face))
+        assert teacher.state == DONE
+
+    teach("special", "FFKKWW", add=False)
+    teach("dragon", "CCGGRR", add=True)
+    assert store.fandooble_faces() == "CCGGRR/FFKKWW"
+    teach("dragon", "CCCGGR", add=True)  # a corrected dragon die replaces the first one
+    assert store.fandooble_faces() == "CCCGGR/FFKKWW" and store.describe()["samples"] == 12
+    teach("dragon", "CGR", add=False)  # not adding: only this die is known
+    assert store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
+
+
+def test_a_store_that_cannot_be_written_fails_the_session_with_the_reason(rng):
+    def broken(templates):
+        raise OSError("No space left on device")
+
+    teacher = DiceTeacher("dragon", "C", looks=1, save=broken)
+    status = hand_then(teacher, render_face_photo(rng, "C"))[-1]
+    assert status["state"] == FAILED and "No space left on device" in status["message"]
+
+
+@pytest.mark.parametrize("die, faces, looks, field, words", [
+    ("dragon", "CCGGRK", 2, "faces", "K is not one of them"),
+    ("special", "FFKKWC", 2, "faces", "Fandooble"),
+    ("d20", "A" * 21, 1, "faces", "at most 20"),
+    ("dragon", "", 1, "faces", "e.g. CCGGRR"),
+    ("dragon", "C?G", 1, "faces", "one letter"),
+    ("../dice", "CG", 1, "die", "name the die"),
+    ("dragon", "CG", 0, "looks", "1 to 5"),
+    ("dragon", "CG", True, "looks", "1 to 5"),
+])
+def test_requests_that_cannot_be_taught_say_what_to_fix(die, faces, looks, field, words):
+    with pytest.raises(BadTeaching, match=words) as refused:
+        checked_request(die, faces, looks)
+    assert refused.value.field == field
+
+
+def test_other_dice_take_any_letters_and_fandooble_dice_are_named_in_lower_case():
+    assert checked_request("pips", "1 2 3 4 5 6", 1) == ("pips", "123456", 1)
+    assert checked_request("Dragon", "c,c,g,g,r,r", 2) == ("dragon", "CCGGRR", 2)
