@@ -228,10 +228,17 @@ class Appliance:
         server = self.config["server"]
         # Every open stream holds a thread: size the pool so streams can never starve the API.
         threads = server["max_streams"] + server["max_video_streams"] + 4
-        self._server = create_server(
-            self.app, host=server["host"], port=self.listen_port, threads=threads,
-            max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
-        )
+        try:
+            self._server = create_server(
+                self.app, host=server["host"], port=self.listen_port, threads=threads,
+                max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
+            )
+        except OSError as exc:
+            raise ConfigError(
+                f"{self.config.source} [server] port = {self.listen_port}: the dashboard cannot listen on "
+                f"{server['host']}:{self.listen_port} ({exc.strerror}); is another companion running? "
+                "Choose another port with --port or in the configuration"
+            ) from None
         self._server_thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._server_thread.start()
 

@@ -165,3 +165,12 @@ def test_the_first_start_makes_a_pin_and_a_later_start_keeps_the_file(tmp_path):
     Config.in_dir(tmp_path).with_changes({"server": {"pin": ""}}).save(tmp_path / "config.toml")
     assert first_start_pin(Config.in_dir(tmp_path), tmp_path) is None
     assert Config.in_dir(tmp_path).get("server", "pin") == ""
+
+
+def test_a_port_already_in_use_is_a_clear_refusal(appliance_factory):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(ConfigError, match=rf"port = {port}: the dashboard cannot listen .* another companion"):
+            appliance_factory(port=port)

@@ -59,7 +59,11 @@ def run(args) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    appliance.start()
+    try:
+        appliance.start()
+    except BaseException:
+        appliance.stop()
+        raise
     print(f"Table Companion is running: open {appliance.url} on a phone at the table (Ctrl+C stops it)", flush=True)
     try:
         appliance.serve_until(stop)
