@@ -86,6 +86,20 @@ def watchdog_interval(env=os.environ) -> float | None:
     return usec / 1_000_000
 
 
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why a server could not listen on ``host:port`` (None when it can), asked as waitress binds."""
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 class Appliance:
     """The runtime, dashboard, camera and GPIO of one table.
 
@@ -228,17 +242,18 @@ class Appliance:
         server = self.config["server"]
         # Every open stream holds a thread: size the pool so streams can never starve the API.
         threads = server["max_streams"] + server["max_video_streams"] + 4
-        try:
-            self._server = create_server(
-                self.app, host=server["host"], port=self.listen_port, threads=threads,
-                max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
-            )
-        except OSError as exc:
+        # Asked first with a plain socket: waitress leaks its own sockets when its bind fails.
+        why = _cannot_listen(server["host"], self.listen_port)
+        if why:
             raise ConfigError(
                 f"{self.config.source} [server] port = {self.listen_port}: the dashboard cannot listen on "
-                f"{server['host']}:{self.listen_port} ({exc.strerror}); is another companion running? "
+                f"{server['host']}:{self.listen_port} ({why}); is another companion running? "
                 "Choose another port with --port or in the configuration"
-            ) from None
+            )
+        self._server = create_server(
+            self.app, host=server["host"], port=self.listen_port, threads=threads,
+            max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
+        )
         self._server_thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._server_thread.start()
 
