@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
+
+import numpy as np
+import pytest
 
 from companion.config import Config
+from hardware.camera.base import Frame
+from vision.synth.dice import render_face_photo
 from tests.test_web_support import (  # noqa: F401  (fixtures)
     app,
     client,
@@ -56,3 +63,155 @@ def test_a_new_fandooble_game_uses_the_taught_face_counts(client, runtime, tmp_p
     # A game started with its own faces keeps them.
     client.post("/api/games", json={"game": "fandooble", "players": ["Lola", "Grace"], "options": {"faces": "CCGGRR/FFKKWW"}})
     assert runtime.snapshot()["game"]["state"]["faces"]["dragon"] == {"C": 2, "G": 2, "R": 2}
+
+
+# -- teaching the dice from the dashboard ----------------------------------------------------------------
+
+
+class Camera:
+    """Publishes ``scene`` to ``runtime.frames`` every few milliseconds, as the camera pipeline does."""
+
+    def __init__(self, runtime, scene):
+        self.runtime = runtime
+        self.scene = scene
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        number = 0
+        while not self._stop.wait(0.01):
+            number += 1
+            self.runtime.frames.publish(Frame(self.scene, time.monotonic(), number))
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join(2)
+
+
+@pytest.fixture
+def camera(runtime):
+    cam = Camera(runtime, EMPTY_TRAY)
+    yield cam
+    cam.stop()
+
+
+EMPTY_TRAY = np.full((240, 320, 3), (150, 150, 146), np.uint8)
+
+
+def wait_for(client, check, *, limit=500):
+    """The teaching status once ``check(status)`` holds (polled as a phone would, every 20 ms)."""
+    for _ in range(limit):
+        status = client.get("/api/dice/teach").get_json()["teaching"]
+        if check(status):
+            return status
+        time.sleep(0.02)
+    raise AssertionError(f"teaching never reached the expected state: {status}")
+
+
+def test_the_dice_are_taught_from_the_dashboard_with_the_running_camera(client, runtime, camera):
+    assert client.get("/api/dice/teach").get_json()["teaching"] == {"state": "idle", "active": False}
+    response = client.post("/api/dice/teach", json={"die": "dragon", "faces": "cgr", "looks": 1})
+    assert response.status_code == 202
+    started = response.get_json()["teaching"]
+    assert started["state"] == "waiting_for_motion" and (started["step"], started["total"]) == (1, 3)
+    assert started["prompt"] == "die dragon, face 1 of 3: put the treasure chest face up in the tray"
+    rng = np.random.default_rng(2)
+    for number, face in enumerate("CGR", start=1):
+        camera.scene = render_face_photo(rng, face)  # the die set down with this face up
+        status = wait_for(client, lambda s, n=number: s["learned"] == n)
+    assert status["state"] == "done" and status["message"].startswith("die dragon learned")
+    # Every phone has it in the live state, and the dice panel shows what was learned.
+    assert runtime.snapshot()["teaching"]["state"] == "done"
+    dice = client.get("/api/dice").get_json()
+    assert dice["kind"] == "taught" and dice["dice"]["dragon"]["counts"] == {"C": 1, "G": 1, "R": 1}
+
+
+def test_the_live_state_follows_each_step(client, runtime, camera):
+    version = runtime.version
+    client.post("/api/dice/teach", json={"die": "special", "faces": "FKW", "looks": 1})
+    camera.scene = render_face_photo(np.random.default_rng(3), "F")
+    seen = []
+    while len(seen) < 50 and not any(s["teaching"].get("learned") == 1 for s in seen):
+        snapshot = runtime.wait_for_change(version, 10)
+        assert snapshot is not None, "the live state stopped changing"
+        version = snapshot["version"]
+        seen.append(snapshot)
+    states = [s["teaching"]["state"] for s in seen]
+    assert "waiting_for_still" in states and states[-1] == "learned"
+    assert seen[-1]["teaching"]["prompt"] == "die special, face 2 of 3: put the knight face up in the tray"
+    assert client.post("/api/dice/teach/cancel").get_json()["teaching"]["state"] == "cancelled"
+
+
+def test_one_teaching_at_a_time_and_cancel_stores_nothing(client, runtime, camera):
+    assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"}).status_code == 202
+    busy = client.post("/api/dice/teach", json={"die": "special", "faces": "FFKKWW"})
+    assert busy.status_code == 409 and busy.get_json()["reason"] == "busy"
+    assert "picture 1 of 12" in busy.get_json()["error"]
+    camera.scene = render_face_photo(np.random.default_rng(4), "C")
+    wait_for(client, lambda s: s["learned"] == 1)
+    cancelled = client.post("/api/dice/teach/cancel")
+    assert cancelled.status_code == 200
+    assert cancelled.get_json()["teaching"]["state"] == "cancelled"
+    assert client.get("/api/dice").get_json()["dice"] == {}
+    assert runtime.snapshot()["teaching"]["state"] == "cancelled"
+    # Cancelling again changes nothing; a new session may start.
+    assert client.post("/api/dice/teach/cancel").get_json()["teaching"]["state"] == "cancelled"
+    assert client.post("/api/dice/teach", json={"die": "special", "faces": "FFKKWW"}).status_code == 202
+    client.post("/api/dice/teach/cancel")
+
+
+def test_a_picture_without_a_die_asks_again_and_a_face_not_shown_in_time_fails(runtime, camera):
+    client = with_token(make_app(runtime, COMPANION_TEACH_TIMEOUT_S=1.0).test_client())
+    client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG", "looks": 1})
+    camera.scene = EMPTY_TRAY + 40  # the light changed, then all is still again: no die in the tray
+    status = wait_for(client, lambda s: s.get("retries", 0) >= 1)
+    assert status["message"] == "show exactly one die, lying flat in the tray: saw no die; try again"
+    assert status["state"] == "waiting_for_motion" and status["step"] == 1
+    status = wait_for(client, lambda s: s["state"] == "failed")  # and nobody sets a die down
+    assert status["message"] == "no die was set down within 1 s: teaching stopped, nothing was stored"
+    assert status["learned"] == 0 and client.get("/api/dice").get_json()["dice"] == {}
+
+
+def test_no_camera_no_teaching(runtime):
+    client = with_token(make_app(runtime, COMPANION_TEACH_FIRST_FRAME_S=0.2).test_client())
+    response = client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"})
+    assert response.status_code == 409 and response.get_json()["reason"] == "no_camera"
+    assert "camera" in response.get_json()["error"]
+    # A frame from long ago is not a running camera either.
+    runtime.frames.publish(Frame(EMPTY_TRAY, time.monotonic(), 1))
+    response = client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"})
+    assert response.status_code == 409 and response.get_json()["reason"] == "no_camera"
+    assert client.get("/api/dice/teach").get_json()["teaching"]["state"] == "idle"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"die": "dragon", "faces": "CCGGRK"}, "faces"),
+    ({"die": "special", "faces": "CCGGRR"}, "faces"),
+    ({"die": "dragon", "faces": "C" * 61}, "faces"),
+    ({"die": "dragon", "faces": "C" * 21}, "faces"),
+    ({"die": "dragon"}, "faces"),
+    ({"faces": "CCGGRR"}, "die"),
+    ({"die": "drag on", "faces": "CCGGRR"}, "die"),
+    ({"die": "dragon", "faces": "CCGGRR", "looks": "two"}, "looks"),
+    ({"die": "dragon", "faces": "CCGGRR", "looks": 9}, "looks"),
+    ({"die": "dragon", "faces": "CCGGRR", "add": "yes"}, "add"),
+    ({"die": ["dragon"], "faces": "CCGGRR"}, "die"),
+])
+def test_bad_teaching_requests_are_refused_with_the_field(client, camera, body, field):
+    response = client.post("/api/dice/teach", json=body)
+    assert response.status_code == 400, response.get_json()
+    assert response.get_json()["field"] == field and response.get_json()["error"]
+    assert client.get("/api/dice/teach").get_json()["teaching"]["state"] == "idle"
+
+
+def test_teaching_is_the_game_masters(runtime, camera, tmp_path):
+    app = make_app(runtime, Config.from_mapping({"server": {"pin": "9753"}}, str(tmp_path / "config.toml")))
+    client = with_token(app.test_client())
+    refused = client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"})
+    assert refused.status_code == 403 and refused.get_json()["reason"] == "pin"
+    assert client.post("/api/dice/teach/cancel").status_code == 403
+    assert client.get("/api/dice/teach").status_code == 200
+    assert client.post("/api/unlock", json={"pin": "9753"}).status_code == 200
+    assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"}).status_code == 202
+    assert client.post("/api/dice/teach/cancel").status_code == 200

@@ -2,20 +2,26 @@
 knows about them, which kind it reads, the ArUco sticker table, and the taught face counts that a new
 Fandooble game (and its odds) uses.
 
-Teaching a face needs clean pictures from the overhead camera, which the running
-companion's camera pipeline owns; until it hands the dashboard such pictures, faces
-are taught with ``companion dice teach`` (the page says so).
+Teaching the dice (``/api/dice/teach``) takes the clean frames the running camera
+pipeline publishes (``runtime.frames``): a daemon thread feeds them to a
+:class:`companion.teach.DiceTeacher`, one session at a time, and its status is the
+runtime's snapshot part ``teaching``, so every phone follows the progress on the
+event stream.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from pathlib import Path
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify
 
 from web.bodies import json_body, text
 from web.runtime_ref import runtime
 from web.security import game_master, refuse
+
+_log = logging.getLogger(__name__)
 
 bp = Blueprint("dice_api", __name__, url_prefix="/api/dice")
 
@@ -79,3 +85,158 @@ def aruco_table():
     store = _store()
     store.save_face_table(parsed)
     return jsonify(_described(store))
+
+
+# -- teaching the dice with the running camera ------------------------------------------------
+
+IDLE = {"state": "idle", "active": False}
+FIRST_FRAME_S = 3.0  # a running camera delivers several frames a second; none in this time: no camera
+POLL_S = 0.5  # how often the feeding thread looks at the clock when no frame comes
+
+
+class Teaching:
+    """The dashboard's one teaching session: the teacher, the thread feeding it the camera's frames,
+    and its status, published as the runtime's snapshot part ``teaching``.
+
+    The status is kept as a finished dict, replaced whole after every change, so the
+    runtime thread reads it without waiting for a picture being learned.
+    """
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+        self._lock = threading.Lock()  # one start at a time; the teacher changes under it
+        self._teacher = None
+        self._starting = False
+        self._warning: str | None = None
+        self._status: dict = dict(IDLE)
+
+    def status(self) -> dict:
+        return self._status
+
+    def start(self, make_teacher, *, first_frame_s: float = FIRST_FRAME_S, warning: str | None = None) -> dict:
+        """Start a session with ``make_teacher()`` once a fresh camera frame shows the camera runs."""
+        with self._lock:
+            if self._starting or (self._teacher is not None and self._teacher.active):
+                current = self._status
+                where = f" (die {current['die']}, picture {current['step']} of {current['total']})" \
+                    if current.get("active") else ""
+                refuse(409, f"the dice are being taught already{where}: cancel that first", "busy")
+            self._starting = True
+        try:
+            teacher = make_teacher()
+            frames = self.runtime.frames
+            latest = frames.wait_for_frame(0, 0)
+            fresh = frames.wait_for_frame(latest[0] if latest else 0, first_frame_s)
+            if fresh is None:
+                refuse(409, f"no pictures came from the camera in {first_frame_s:g} s: check that the camera is "
+                            "connected and the companion runs it (the Table page shows its health)", "no_camera")
+            with self._lock:
+                self._teacher, self._warning = teacher, warning
+                self._publish(teacher.feed(fresh[1].work))
+        finally:
+            with self._lock:
+                self._starting = False
+        thread = threading.Thread(target=self._feed, args=(teacher, fresh[0]), name="dice-teaching", daemon=True)
+        thread.start()
+        return self._status
+
+    def cancel(self) -> dict:
+        with self._lock:
+            if self._teacher is not None and self._teacher.active:
+                self._publish(self._teacher.cancel())
+        return self._status
+
+    def _feed(self, teacher, number: int) -> None:
+        """The camera's frames to the teacher until the session ends (done, failed, cancelled)."""
+        frames = self.runtime.frames
+        try:
+            while teacher.active:
+                got = frames.wait_for_frame(number, POLL_S)
+                with self._lock:
+                    if self._teacher is not teacher or not teacher.active:
+                        return
+                    if got is None:
+                        status = teacher.tick()
+                    else:
+                        number = got[0]
+                        status = teacher.feed(got[1].work)
+                    self._publish(status)
+        except Exception:  # the camera or the store failing ends the session, never the dashboard
+            _log.exception("teaching the dice stopped")
+            with self._lock:
+                if self._teacher is teacher and teacher.active:
+                    teacher.cancel()
+                    self._status = {**teacher.status(), "state": "failed",
+                                    "message": "teaching stopped after an error inside the companion: "
+                                               "nothing was stored; try again"}
+
+    def _publish(self, status: dict) -> None:
+        if self._warning and status.get("active"):
+            status = {**status, "warning": self._warning}
+        if status != self._status:
+            self._status = status
+            self.runtime.refresh()
+
+
+@bp.record_once
+def _teaching_part(state) -> None:
+    teaching = Teaching(state.app.extensions["companion_runtime"])
+    state.app.extensions["companion_dice_teaching"] = teaching
+    teaching.runtime.add_snapshot_part("teaching", teaching.status)
+
+
+def _teaching() -> Teaching:
+    return current_app.extensions["companion_dice_teaching"]
+
+
+@bp.get("/teach")
+def teaching_status():
+    """Where teaching is: ``{"teaching": {"state", "step", "total", "prompt", "message", ...}}``."""
+    return jsonify(teaching=_teaching().status())
+
+
+@bp.post("/teach")
+@game_master
+def start_teaching():
+    """``{"die": "dragon", "faces": "CCGGRR", "looks": 2, "add": true}``: teach one die with the camera."""
+    from companion.teach import BadTeaching, DiceTeacher
+
+    body = json_body()
+    die = text(body, "die", max_len=20)
+    faces = text(body, "faces", max_len=60)
+    looks = body.get("looks", 2)
+    if isinstance(looks, bool) or not isinstance(looks, int):
+        refuse(400, "'looks' is the number of pictures per face: a whole number from 1 to 5", "bad_field",
+               field="looks")
+    add = body.get("add", False)
+    if not isinstance(add, bool):
+        refuse(400, "'add' is true (keep what was taught before) or false", "bad_field", field="add")
+    store = _store()
+    timeout_s = current_app.config.get("COMPANION_TEACH_TIMEOUT_S", 60.0)
+
+    def make_teacher():
+        try:
+            return DiceTeacher(die, faces, looks=looks, timeout_s=timeout_s, save=store.save_templates,
+                               keep=store.load_templates() if add else None)
+        except BadTeaching as exc:
+            refuse(400, str(exc), "bad_field", field=exc.field)
+
+    status = _teaching().start(make_teacher, warning=_game_warning(),
+                               first_frame_s=current_app.config.get("COMPANION_TEACH_FIRST_FRAME_S", FIRST_FRAME_S))
+    return jsonify(teaching=status), 202
+
+
+@bp.post("/teach/cancel")
+@game_master
+def cancel_teaching():
+    """Stop teaching now; nothing is stored. Answers the status (also when nothing was being taught)."""
+    return jsonify(teaching=_teaching().cancel())
+
+
+def _game_warning() -> str | None:
+    """While a Fandooble game is in play the camera also reads rolls, and may take a face shown for one."""
+    session = runtime().session
+    if session is None or session.game != "fandooble" or session.outcome() is not None:
+        return None
+    return ("a Fandooble game is in play: the camera may take a face you show for a roll and ask about it; "
+            "dismiss those questions")
