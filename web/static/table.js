@@ -30,7 +30,10 @@
     const box = $("players");
     box.replaceChildren();
     if (!state || !Array.isArray(state.players)) return;
-    const keys = [...new Set(state.players.flatMap((p) => Object.keys(p)))].filter((k) => !["name", "seat"].includes(k));
+    // The game's own page shows everything; here only the short facts (no per-kind hands and such).
+    const short = (v) => v === null || typeof v !== "object" || (Array.isArray(v) && v.length <= 6);
+    const keys = [...new Set(state.players.flatMap((p) => Object.keys(p)))]
+      .filter((k) => !["name", "seat"].includes(k) && state.players.every((p) => short(p[k])));
     const table = el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Player" }),
       keys.map((k) => el("th", { class: "num", text: k.replace(/_/g, " ") })))));
     const body = el("tbody");
@@ -40,7 +43,7 @@
         keys.map((k) => el("td", { class: "num", text: show(p[k]) }))));
     });
     table.append(body);
-    box.append(table);
+    box.append(el("div", { class: "scroll-x" }, table));
   }
   const show = (v) => v === undefined || v === null ? "" : Array.isArray(v) ? v.join(" ") : typeof v === "object" ? Object.entries(v).map(([a, b]) => `${a} ${b}`).join(", ") : String(v);
 
