@@ -431,3 +431,53 @@ def test_the_demo_table_shows_a_purchase_the_camera_saw_without_reloading(page, 
         assert not_blank(page.screenshot())
     finally:
         appliance.stop()
+
+
+# -- setup: teaching the dice ----------------------------------------------------------------
+
+
+def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard, page, runtime):
+    """The camera pipeline publishes every frame to ``runtime.frames``; here the test does, while the
+    die is 'set down' with each face in turn. The page follows the steps without reloading."""
+    import time
+
+    from hardware.camera.base import Frame
+    from vision.synth.dice import render_face_photo
+
+    url, _ = dashboard
+    scene = {"image": np.full((240, 320, 3), (150, 150, 146), np.uint8)}
+    stop = threading.Event()
+
+    def camera():
+        number = 0
+        while not stop.wait(0.03):
+            number += 1
+            runtime.frames.publish(Frame(scene["image"], time.monotonic(), number))
+
+    feeder = threading.Thread(target=camera, daemon=True)
+    feeder.start()
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(url + "/setup")
+        _live(page)
+        page.select_option("#teach-die", "special")
+        assert page.input_value("#teach-faces") == "FFKKWW"
+        page.fill("#teach-faces", "fkw")
+        page.fill("#teach-looks", "1")
+        page.click("#teach-start")
+        page.wait_for_selector("#teach-prompt >> text=die special, face 1 of 3: put the Fandooble face up in the tray")
+        assert page.is_visible("#teach-cancel") and not page.is_visible("#teach-faces")
+        rng = np.random.default_rng(6)
+        for face, next_prompt in (("F", "face 2 of 3: put the knight"), ("K", "face 3 of 3: put the wizard")):
+            scene["image"] = render_face_photo(rng, face)
+            page.wait_for_selector(f"#teach-prompt >> text={next_prompt}")
+        assert page.text_content("#teach-count") == "2 of 3 pictures taken"
+        scene["image"] = render_face_photo(rng, "W")
+        page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+        assert page.text_content("#teach-prompt") == "die special learned: 1× Fandooble, 1× knight, 1× wizard"
+        page.wait_for_selector("#teach li >> text=special: 1× Fandooble, 1× knight, 1× wizard")
+        assert page.text_content("#teach-count") == "3 of 3 pictures taken"
+        assert page.is_visible("#teach-start") and not page.is_visible("#teach-cancel")
+    finally:
+        stop.set()
+        feeder.join(2)

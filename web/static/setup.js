@@ -1,5 +1,6 @@
 // Setup: start a game (players by seat), open a stored game, calibrate the table corners on a still
-// from the camera, and the configuration (checked by the companion, saved with the game master's PIN).
+// from the camera, teach the dice's faces to the camera, and the configuration (checked by the
+// companion, saved with the game master's PIN).
 "use strict";
 (() => {
   const { el, svg, $, api, act, getJSON, onState, say } = TC;
@@ -222,7 +223,7 @@
       el("p", { class: "muted", text: dice.fandooble_option
         ? `New Fandooble games (and their odds) use these face counts: ${dice.fandooble_option}.`
         : "Until both Fandooble dice are taught, games use the face counts of their options (the rulebook does not give them)." }),
-      el("p", { class: "muted", text: `Teaching shows each face to the overhead camera in turn. The running companion's camera cannot lend the dashboard its pictures yet: stop the companion, run “${dice.teach_command}” (then --die special --faces FFKKWW), and start it again.` }),
+      el("p", { class: "muted", text: `Teach both dice above, one after the other. From a computer instead, with the companion stopped: “${dice.teach_command}” (then --die special --faces FFKKWW).` }),
       el("label", { for: "dice-aruco", text: "ArUco stickers (number=face)" }), aruco,
       el("button", { type: "button", class: "secondary", text: "Save the sticker table", onclick: async () => {
         const table = {};
@@ -234,7 +235,61 @@
       } }));
   }
 
-  onState(() => {});
+  // -- teaching the dice with the camera: the progress comes with the live state, on every phone --
+  const TEACH_FACES = { dragon: "CCGGRR", special: "FFKKWW" };
+  const TEACH_STATES = {
+    waiting_for_motion: "Set the die down with this face up (or turn it), then take your hand away.",
+    waiting_for_still: "Hold still: the picture is taken when nothing moves.",
+    learned: "Got it. Now the next face.",
+    done: "Done: the companion knows this die.",
+    failed: "Teaching stopped.",
+    cancelled: "Cancelled.",
+  };
+  let teachingWas = null;
+  $("teach-die").addEventListener("change", () => { $("teach-faces").value = TEACH_FACES[$("teach-die").value] || ""; });
+  $("teach-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("teach-start").disabled = true;
+    const body = { die: $("teach-die").value, faces: $("teach-faces").value.trim(),
+                   looks: Number($("teach-looks").value) || 2, add: $("teach-add").checked };
+    const started = await act("/api/dice/teach", body);
+    $("teach-start").disabled = false;
+    if (started) showTeaching(started.teaching);
+  });
+  $("teach-cancel").addEventListener("click", async () => {
+    const done = await act("/api/dice/teach/cancel", {});
+    if (done) showTeaching(done.teaching);
+  });
+  function showTeaching(t) {
+    if (!t || !t.state) return;
+    const active = Boolean(t.active);
+    $("teach-progress-box").hidden = t.state === "idle";
+    $("teach-start").hidden = active;
+    $("teach-cancel").hidden = !active;
+    $("teach-fields").hidden = active;  // while teaching, the prompt is what matters on a phone
+    if (t.state !== "idle") {
+      $("teach-progress").max = t.total;
+      $("teach-progress").value = t.learned;
+      $("teach-count").textContent = `${t.learned} of ${t.total} pictures taken`;
+      const face = $("teach-face");
+      face.hidden = !active;
+      face.className = `die ${t.face_name ? `face-${t.face}` : "face-unknown"}`;
+      face.textContent = t.face_name || t.face;
+      // While teaching: what to do next, and how the last picture went. After: how it ended.
+      $("teach-prompt").textContent = active ? t.prompt : t.message;
+      $("teach-state").textContent = TEACH_STATES[t.state] || "";
+      $("teach-state").dataset.state = t.state;
+      $("teach-message").textContent = active ? t.message || "" : "";
+      $("teach-warning").hidden = !t.warning;
+      $("teach-warning").textContent = t.warning || "";
+    }
+    // Finished just now (on this phone or another): show what the camera knows now.
+    if (teachingWas && teachingWas !== t.state && t.state === "done") loadDice();
+    if (teachingWas && teachingWas !== t.state && t.state === "failed") say(t.message, "error");
+    teachingWas = t.state;
+  }
+
+  onState((snap) => showTeaching(snap.teaching));
   loadDice();
   showCampaigns().catch(() => {});
   loadPast();
