@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -50,7 +50,8 @@ class BadTeaching(SetupError):
 
 def face_name(letter: str) -> str | None:
     """The Fandooble name of a face letter ("green dragon"), None for other dice's faces."""
-    from companion.games.fandooble.state import FACE_ORDER, face_name as fandooble_name
+    from companion.games.fandooble.state import FACE_ORDER
+    from companion.games.fandooble.state import face_name as fandooble_name
 
     return fandooble_name(letter) if letter in FACE_ORDER else None
 

@@ -11,7 +11,6 @@ import pytest
 
 from companion.config import Config
 from hardware.camera.base import Frame
-from vision.synth.dice import render_face_photo
 from tests.test_web_support import (  # noqa: F401  (fixtures)
     app,
     client,
@@ -19,6 +18,7 @@ from tests.test_web_support import (  # noqa: F401  (fixtures)
     runtime,
     with_token,
 )
+from vision.synth.dice import render_face_photo
 
 
 def test_what_the_camera_knows_about_the_dice(client):
@@ -215,3 +215,14 @@ def test_teaching_is_the_game_masters(runtime, camera, tmp_path):
     assert client.post("/api/unlock", json={"pin": "9753"}).status_code == 200
     assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"}).status_code == 202
     assert client.post("/api/dice/teach/cancel").status_code == 200
+
+
+def test_a_broken_camera_frame_ends_teaching_with_a_reason_not_a_dead_thread(client, runtime, camera):
+    client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG", "looks": 1})
+    camera.scene = np.zeros((0, 0, 3), np.uint8)  # a frame the camera delivered empty
+    status = wait_for(client, lambda s: not s["active"])
+    assert status["state"] == "failed" and "error inside the companion" in status["message"]
+    assert runtime.snapshot()["teaching"]["state"] == "failed"
+    # Starting again is answered (never a server error) and ends the same way while the camera stays broken.
+    assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"}).status_code == 202
+    assert wait_for(client, lambda s: not s["active"])["state"] == "failed"

@@ -132,11 +132,11 @@ class Teaching:
                             "connected and the companion runs it (the Table page shows its health)", "no_camera")
             with self._lock:
                 self._teacher, self._warning = teacher, warning
-                self._publish(teacher.feed(fresh[1].work))
+                self._publish(teacher.status())
         finally:
             with self._lock:
                 self._starting = False
-        thread = threading.Thread(target=self._feed, args=(teacher, fresh[0]), name="dice-teaching", daemon=True)
+        thread = threading.Thread(target=self._feed, args=(teacher, fresh), name="dice-teaching", daemon=True)
         thread.start()
         return self._status
 
@@ -146,12 +146,13 @@ class Teaching:
                 self._publish(self._teacher.cancel())
         return self._status
 
-    def _feed(self, teacher, number: int) -> None:
-        """The camera's frames to the teacher until the session ends (done, failed, cancelled)."""
+    def _feed(self, teacher, first: tuple) -> None:
+        """The camera's frames to the teacher, from ``first`` (number, frame) on, until the session ends
+        (done, failed, cancelled)."""
         frames = self.runtime.frames
+        number, got = first[0], first
         try:
             while teacher.active:
-                got = frames.wait_for_frame(number, POLL_S)
                 with self._lock:
                     if self._teacher is not teacher or not teacher.active:
                         return
@@ -161,14 +162,19 @@ class Teaching:
                         number = got[0]
                         status = teacher.feed(got[1].work)
                     self._publish(status)
-        except Exception:  # the camera or the store failing ends the session, never the dashboard
+                got = frames.wait_for_frame(number, POLL_S)
+        except Exception:  # noqa: BLE001 (the camera or the store failing ends the session, never the dashboard)
             _log.exception("teaching the dice stopped")
             with self._lock:
                 if self._teacher is teacher and teacher.active:
                     teacher.cancel()
-                    self._status = {**teacher.status(), "state": "failed",
-                                    "message": "teaching stopped after an error inside the companion: "
-                                               "nothing was stored; try again"}
+                    failed = {**teacher.status(), "state": "failed",
+                              "message": "teaching stopped after an error inside the companion: "
+                                         "nothing was stored; try again"}
+                    try:
+                        self._publish(failed)
+                    except Exception:  # noqa: BLE001 (the runtime itself fails: the log has both errors)
+                        _log.exception("the end of the teaching could not be published")
 
     def _publish(self, status: dict) -> None:
         if self._warning and status.get("active"):

@@ -112,10 +112,9 @@ def _teach_from_images(templates, folder: Path) -> None:
 def _teach_from_camera(store: DiceStore, args) -> None:
     """Shows which face to put in the tray next; takes each picture once the die has been set down and is still
     (the teaching itself is :class:`companion.teach.DiceTeacher`'s, as on the dashboard)."""
-    from hardware.camera.select import open_camera
-
     from companion.config import Config
     from companion.teach import DONE, DiceTeacher
+    from hardware.camera.select import open_camera
 
     if not args.faces:
         raise SetupError("say which faces the die has, in the order you will show them: --faces CCGGRR")
