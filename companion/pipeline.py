@@ -159,7 +159,10 @@ class Pipeline:
             "frames": self.frames,
             "table": None if geometry is None else geometry.source,
             "tags_seen": 0 if latest is None else len(latest.tags),
+            # Foreign QR codes and malformed payloads: counted and shown, never a game fact.
             "ignored": 0 if latest is None else latest.ignored,
+            "duplicates": [] if latest is None else list(latest.duplicates),
+            "problems": [] if latest is None else list(latest.problems),
             "stable_stacks": None if self.watcher.stable is None else len(self.watcher.stable.stacks),
             "last_roll": None if self.last_roll is None else self.last_roll.to_json(),
         }

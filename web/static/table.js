@@ -17,6 +17,7 @@
     renderPlayers(state);
     renderLeds(snap.leds, state);
     renderHealth(snap.health || {});
+    renderVision(snap.vision);
     renderLog(game);
     refreshQuickMoves(game);
   }
@@ -85,6 +86,24 @@
     for (const [name, h] of parts) {
       box.append(el("span", { class: h.status || "unknown", title: h.detail || "", text: `${name}: ${h.status}${h.detail ? ` — ${h.detail}` : ""}` }));
     }
+  }
+
+  // What the camera reads right now: how many tags, and anything odd it saw (counted, never played).
+  function renderVision(vision) {
+    const line = $("vision");
+    const warnings = $("vision-warnings");
+    warnings.replaceChildren();
+    line.hidden = warnings.hidden = !vision || vision.error !== undefined;
+    if (line.hidden) return;
+    const parts = [`${vision.tags_seen} tags in view`,
+      vision.table ? `table from ${vision.table}` : "no table outline",
+      `${vision.ignored} other codes ignored`];
+    if (vision.stable_stacks !== null) parts.push(`${vision.stable_stacks} stacks settled`);
+    line.textContent = parts.join(" · ");
+    const found = [...(vision.duplicates || []).map((p) => `Two stickers both say ${p}: one of them is on the wrong card.`),
+      ...(vision.problems || [])];
+    warnings.hidden = !found.length;
+    for (const text of found) warnings.append(el("li", { text }));
   }
 
   function renderLog(game) {

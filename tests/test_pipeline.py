@@ -1,0 +1,46 @@
+"""The camera pipeline: what vision sees reaches the referee, and oddities are counted and shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.config import Config
+from companion.pipeline import Pipeline
+from companion.runtime import Runtime
+from hardware.camera.base import Frame
+from vision.synth import table as synth
+
+VIEW = synth.View(size=(2304, 1296), px_per_mm=2.6)
+
+
+@pytest.fixture
+def runtime(log):
+    with Runtime(Config.defaults(), log) as rt:
+        yield rt
+
+
+def test_foreign_codes_and_duplicate_stickers_are_shown_and_change_no_game(runtime, tmp_path):
+    runtime.new_game("fable", ["Anne", "Paul"])
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    scene = synth.Scene(
+        stacks=(synth.Stack((200, 200), 0, ((12, 3),)), synth.Stack((600, 250), 20, ((12, 3),))),
+        stickers=(synth.Sticker("HTTPS://EXAMPLE.ORG/MENU", (420, 120), 30),),
+    )
+    image, _ = synth.render(scene, VIEW)
+    for number in range(1, 25):
+        pipeline(Frame(work=image, timestamp=number / 10, number=number))
+    runtime.call(lambda: None)
+    vision = runtime.snapshot()["vision"]
+    assert vision["duplicates"] == ["FF:12:3"] and vision["ignored"] == 1
+    # Whatever the referee made of the odd table, nothing reached the game without the engine.
+    assert {e.kind for e in runtime.log.events(runtime.session.session_id) if e.source == "camera"} <= {"alert"}
+    assert runtime.session.played == ()
+
+
+def test_a_fable_game_without_corner_tags_shows_the_table_as_degraded(runtime, tmp_path):
+    runtime.new_game("fable", ["Anne", "Paul"])
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    image, _ = synth.render(synth.Scene(stacks=(synth.Stack((300, 200), 0, ((1, 1),)),), corners=()), VIEW)
+    pipeline(Frame(work=image, timestamp=0.1, number=1))
+    health = runtime.snapshot()["health"]["table"]
+    assert health["status"] == "degraded" and "corner tags" in health["detail"]
