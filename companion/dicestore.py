@@ -37,6 +37,12 @@ class DiceStore:
     def _npz(self) -> Path:
         return self.root / "templates.npz"
 
+    def changed_at(self) -> float | None:
+        """When the dice settings or taught faces last changed (None: nothing stored), so a running
+        reader notices new teaching without a restart."""
+        times = [p.stat().st_mtime for p in (self._json, self._npz) if p.exists()]
+        return max(times) if times else None
+
     # -- settings ----------------------------------------------------------------
 
     def settings(self) -> dict:

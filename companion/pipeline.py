@@ -45,7 +45,7 @@ class Pipeline:
         self.tray_mm = table.get("tray_mm") or None
         self._lock = threading.Lock()
         self._dice = None
-        self._dice_game: str | None = None
+        self._dice_taught: float | None = None
         self.last_roll = None
         self.frames = 0
         runtime.add_observer(self._after_event)
@@ -60,7 +60,7 @@ class Pipeline:
             game = self._game()
             stable = self.watcher.update(frame)
             self._report_table(game)
-            if game == "fandooble":
+            if game == "fandooble" and not self._teaching():
                 roll = self._read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
@@ -84,6 +84,11 @@ class Pipeline:
         else:
             self.runtime.set_health("table", "ok", "no table corners in view (not needed for this game)")
 
+    def _teaching(self) -> bool:
+        """While dice are taught on the dashboard, the faces shown are not rolls."""
+        teaching = self.runtime.snapshot().get("teaching")
+        return isinstance(teaching, dict) and bool(teaching.get("active"))
+
     def _read_dice(self, frame):
         detector = self._dice_detector()
         if detector is None:
@@ -99,13 +104,16 @@ class Pipeline:
         return detector.update(frame.work, frame.timestamp)
 
     def _dice_detector(self):
-        if self._dice is not None:
-            return self._dice
         from companion.dicestore import DiceStore
+
+        store = DiceStore(self.data_dir)
+        taught = store.changed_at()
+        if self._dice is not None and taught == self._dice_taught:
+            return self._dice
         from vision.dice import make_reader
         from vision.roll import RollDetector
 
-        store = DiceStore(self.data_dir)
+        self._dice_taught = taught  # dice taught or settings changed meanwhile: build the reader again
         kind = store.kind
         try:
             reader = make_reader(

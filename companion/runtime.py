@@ -42,6 +42,7 @@ class Runtime:
         self._thread: threading.Thread | None = None
         self._running = threading.Event()
         self._changed = threading.Condition()
+        self._publishing = threading.RLock()
         self._version = 0
         self._snapshot: dict = {}
         self._health: dict[str, dict] = {}
@@ -314,22 +315,25 @@ class Runtime:
     # -- snapshots ------------------------------------------------------------------
 
     def _publish(self) -> None:
-        snapshot = {
-            "game": self.session.to_json() if self.session is not None else None,
-            "alerts": self.pending_alerts(),
-            "health": dict(self._health),
-        }
-        for name, part in list(self._extras.items()):
-            try:
-                snapshot[name] = part()
-            except Exception as exc:
-                _log.exception("snapshot part %s failed", name)
-                snapshot[name] = {"error": str(exc)}
-        with self._changed:
-            self._version += 1
-            snapshot["version"] = self._version
-            self._snapshot = snapshot
-            self._changed.notify_all()
+        # Built and numbered under one lock: two threads publishing at once (the runtime and a camera
+        # health report) must never hand out an older picture under a newer version number.
+        with self._publishing:
+            snapshot = {
+                "game": self.session.to_json() if self.session is not None else None,
+                "alerts": self.pending_alerts(),
+                "health": dict(self._health),
+            }
+            for name, part in list(self._extras.items()):
+                try:
+                    snapshot[name] = part()
+                except Exception as exc:
+                    _log.exception("snapshot part %s failed", name)
+                    snapshot[name] = {"error": str(exc)}
+            with self._changed:
+                self._version += 1
+                snapshot["version"] = self._version
+                self._snapshot = snapshot
+                self._changed.notify_all()
 
     def refresh(self) -> None:
         """Publish a new snapshot now (after a change outside the session, e.g. the LEDs)."""

@@ -44,3 +44,24 @@ def test_a_fable_game_without_corner_tags_shows_the_table_as_degraded(runtime, t
     pipeline(Frame(work=image, timestamp=0.1, number=1))
     health = runtime.snapshot()["health"]["table"]
     assert health["status"] == "degraded" and "corner tags" in health["detail"]
+
+
+def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(runtime, tmp_path):
+    from companion.dicestore import DiceStore
+
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    teaching = {"active": True}
+    runtime.add_snapshot_part("teaching", lambda: teaching)
+    image, _ = synth.render(synth.Scene(stacks=()), VIEW)
+    pipeline(Frame(work=image, timestamp=0.1, number=1))
+    assert pipeline._dice is None  # no reader was even built while teaching
+    teaching["active"] = False
+    runtime.refresh()
+    pipeline(Frame(work=image, timestamp=0.2, number=2))
+    first = pipeline._dice
+    assert first is not None and runtime.snapshot()["health"]["dice"]["status"] == "degraded"  # pips only
+    DiceStore(tmp_path).save_face_table({0: "C", 1: "G", 2: "R", 3: "F", 4: "K", 5: "W"})
+    DiceStore(tmp_path).set_kind("aruco")
+    pipeline(Frame(work=image, timestamp=0.3, number=3))
+    assert pipeline._dice is not first and runtime.snapshot()["health"]["dice"]["status"] == "ok"
