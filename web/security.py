@@ -18,6 +18,8 @@ Every refusal is a 4xx answer with a JSON body ``{"error": sentence, "reason": c
 
 from __future__ import annotations
 
+import contextlib
+
 import collections
 import fcntl
 import functools
@@ -74,10 +76,8 @@ def interface_addresses() -> set[str]:
             found.add(socket.inet_ntoa(packed[20:24]))
         except OSError:
             continue  # an interface without an IPv4 address
-    try:
+    with contextlib.suppress(OSError):  # a host name that does not resolve adds nothing
         found.update(info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET))
-    except OSError:
-        pass
     return found
 
 

@@ -13,6 +13,8 @@ child process the supervisor can kill.
 
 from __future__ import annotations
 
+import contextlib
+
 import time
 from typing import Any, Mapping
 
@@ -177,7 +179,6 @@ class Picamera2Camera(Camera):
 
 def _close_quietly(cam) -> None:
     for step in ("stop", "close"):
-        try:
+        # Already stopped, or the device vanished: nothing more to release.
+        with contextlib.suppress(Exception):
             getattr(cam, step)()
-        except Exception:  # already stopped, or the device vanished: nothing more to release
-            pass

@@ -15,6 +15,8 @@ connection is a corruption hazard).
 
 from __future__ import annotations
 
+import contextlib
+
 import logging
 import multiprocessing
 import threading
@@ -60,10 +62,8 @@ def _child(conn, factory: Callable[[], Camera]) -> None:
                 conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         camera.stop()
-        try:
+        with contextlib.suppress(OSError):  # the parent may already have gone
             conn.send(("stopped",))
-        except OSError:
-            pass
 
 
 class ProcessCamera(Camera):
@@ -146,10 +146,8 @@ class ProcessCamera(Camera):
         if proc is None:
             return
         if conn is not None:
-            try:
+            with contextlib.suppress(OSError, ValueError):  # a child that died closed its end
                 conn.send(("stop",))
-            except (OSError, ValueError):
-                pass
         proc.join(self.stop_timeout)
         if proc.is_alive():
             _log.warning("the %s camera process did not stop; terminating it", self.name)
