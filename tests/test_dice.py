@@ -1,13 +1,24 @@
-"""Reading dice: pips, taught picture faces and ArUco stickers, on synthetic trays."""
+"""Reading dice: pips, taught picture faces and ArUco stickers, on synthetic trays.
+
+Pip dice are also read on photo-like renders (close camera, touching dice, white dice on
+white paper, translucent and black dice); none of these seeds is among the training renders.
+"""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.dice import ArucoReader, FaceTemplates, PipReader, TaughtReader, make_reader
 from vision.dice.zone import placement
-from vision.synth.dice import FANDOOBLE_FACES, render_face_photo, render_tray
+from vision.dice.net import MODELS
+from vision.synth.dice import (FANDOOBLE_FACES, PHOTO_BODIES, PHOTO_INKS, PhotoStyle, render_face_photo, render_photo,
+                               render_tray)
+
+
+PHOTO_SCENES = 30
+PHOTO_FLOOR = 0.96  # measured: 193 of 197 (98.0%)
 
 
 def iou(a, b) -> float:
@@ -34,7 +45,7 @@ def test_pip_dice_on_every_table_read_right():
         for face, die in matched(scene, PipReader().read(scene.image)):
             total += 1
             right += die is not None and die.face == face
-    assert right / total >= 0.97, f"{right}/{total}"
+    assert right / total >= 0.995, f"{right}/{total}"  # the issue's target for synthetic renders
 
 
 @pytest.mark.parametrize("face", "123456")
@@ -72,6 +83,59 @@ def test_die_across_the_tray_edge_is_unreadable_and_outside_is_ignored():
     assert found[b.face].face is None and found[b.face].reason == "partly out of the tray"
     assert found[c.face] is None
     assert placement((0, 0, 10, 10), None) == "inside"
+
+
+def photo_score(scenes):
+    """(dice, read right, false dice) over photo-like scenes; dice cut by the picture's edge do not count."""
+    dice = right = false = 0
+    for scene in scenes:
+        reading = PipReader().read(scene.image)
+        kept = [t for t in scene.dice if t.face and not t.partial]
+        aside = [t.box for t in scene.dice if not t.face or t.partial]
+        used = set()
+        for truth in kept:
+            hits = [i for i, d in enumerate(reading.dice) if i not in used and iou(d.box, truth.box) >= 0.4]
+            if hits:
+                used.add(hits[0])
+                right += reading.dice[hits[0]].face == truth.face
+        false += sum(1 for i, d in enumerate(reading.dice) if i not in used and d.readable
+                     and not any(iou(d.box, b) >= 0.4 for b in aside))
+        dice += len(kept)
+    return dice, right, false
+
+
+def test_photo_like_trays_read_right():
+    dice, right, false = photo_score(render_photo(np.random.default_rng(5000 + s)) for s in range(PHOTO_SCENES))
+    assert right / dice >= PHOTO_FLOOR, f"{right}/{dice}"
+    assert false <= 0.01 * dice
+
+
+@pytest.mark.parametrize("body, ink, table", [
+    ("white", "black", "white paper"), ("ivory", "black", "light grey"), ("black", "white", "light grey"), ("black", "red", "wood"),
+    ("red", "white", "off-white"),
+])
+def test_hard_looks_are_read(body, ink, table):
+    style = PhotoStyle(body=PHOTO_BODIES[body], ink=PHOTO_INKS[ink], pip_ratio=0.18, spacing=0.27, corner=0.15)
+    scenes = [render_photo(np.random.default_rng(6000 + s), table=table, style=style, count=8, cocked=0,
+                           die_px=(30, 60)) for s in range(4)]
+    dice, right, false = photo_score(scenes)
+    assert right / dice >= 0.9 and false <= 1, f"{right}/{dice}, {false} false"
+
+
+def test_translucent_dice_and_symbols_on_the_one_face():
+    style = PhotoStyle(body=PHOTO_BODIES["blue"], ink=PHOTO_INKS["white"], pip_ratio=0.18, spacing=0.27, corner=0.15,
+                       opacity=0.55, one_face="symbol", one_ink=PHOTO_INKS["red"])
+    faces = ["1", "1", "2", "3", "4", "5", "6", "1"]
+    scenes = [render_photo(np.random.default_rng(6100 + s), style=style, faces=faces, cocked=0, die_px=(30, 60))
+              for s in range(4)]
+    dice, right, false = photo_score(scenes)
+    assert right / dice >= 0.9 and false <= 1, f"{right}/{dice}, {false} false"
+
+
+def test_the_networks_are_small_files_opencv_reads():
+    sizes = {p.name: p.stat().st_size for p in MODELS.glob("*.onnx")}
+    assert set(sizes) == {"finder.onnx", "reader.onnx"}
+    assert all(size < 1_000_000 for size in sizes.values())
 
 
 @pytest.fixture(scope="module")
@@ -131,3 +195,12 @@ def test_make_reader_says_what_is_missing():
     with pytest.raises(ValueError, match="pips, taught, aruco"):
         make_reader("coins")
     assert make_reader("pips").kind == "pips"
+
+
+def test_a_known_die_size_reads_a_bigger_picture():
+    scene = render_tray(np.random.default_rng(31), kind="pips", faces=["2", "4", "6"], table="wood")
+    big = cv2.resize(scene.image, (1920, 1440), interpolation=cv2.INTER_LINEAR)
+    side = 3 * float(np.median([max(d.box[2], d.box[3]) for d in scene.dice]))
+    reading = make_reader("pips", die_px=side).read(big)
+    assert sorted(reading.faces) == ["2", "4", "6"]
+    assert 0.7 * side < reading.die_px < 1.3 * side

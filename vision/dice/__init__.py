@@ -2,7 +2,7 @@
 
 One interface (:class:`DiceReader`: ``read(image, zone=None) -> DiceReading``) for three kinds:
 
-* ``pips``   -- standard d6, by counting pips (:class:`PipReader`);
+* ``pips``   -- standard d6, found and read by two small networks run in OpenCV (:class:`PipReader`);
 * ``taught`` -- picture faces learned once from photos (:class:`TaughtReader`, :class:`FaceTemplates`);
 * ``aruco``  -- ArUco stickers on the faces, marker id -> face (:class:`ArucoReader`).
 
@@ -12,7 +12,7 @@ A die that is cocked, stacked, or partly out of the tray zone is reported with
 
 from .aruco import ArucoReader
 from .faces import FaceTemplates, TaughtReader
-from .pips import PipReader, count_pips
+from .pips import PipReader
 from .types import DiceReader, DiceReading, Die
 from .zone import placement, zone_polygon
 
@@ -34,6 +34,6 @@ def make_reader(kind: str, *, templates: "FaceTemplates | None" = None, face_tab
 
 
 __all__ = [
-    "KINDS", "make_reader", "Die", "DiceReading", "DiceReader", "PipReader", "count_pips", "TaughtReader",
+    "KINDS", "make_reader", "Die", "DiceReading", "DiceReader", "PipReader", "TaughtReader",
     "FaceTemplates", "ArucoReader", "zone_polygon", "placement",
 ]

@@ -1,0 +1,133 @@
+"""The two small networks of the pip reader, run by OpenCV (``cv2.dnn``) from ONNX files.
+
+* :func:`find` -- the finder sees the picture scaled to 320 pixels on its longer side (or
+  so that a die is about 27 pixels, when the die size is known) and marks every die's
+  centre and box size (a heat map of cells of 4 x 4 of its pixels, CenterNet-like);
+* :func:`read` -- the reader sees each die cut out and scaled to ``READER_PX`` pixels and
+  says: not a die, faces 1-6, or a die that does not lie flat.
+
+Both were trained only on synthetic renders (``tools/train_dice.py`` rebuilds them with a
+fixed seed); the preprocessing here is shared with that script, so training and reading
+see the same pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).resolve().parent / "models"
+FINDER_SIZE = 320  # the finder sees the picture scaled so that its longer side has this many pixels
+FINDER_STRIDE = 4  # finder cells, in finder pixels
+FINDER_DIE_PX = 27  # a typical die side in the finder's view (30-90 px dice in 640 px pictures, halved)
+READER_PX = 36
+READER_CLASSES = 8  # not a die, 1..6, not lying flat
+CROP_GROW = 1.5  # the reader's cut-out is this many times the die's box side (it sees the die's surroundings)
+MIN_PEAK = 0.3  # finder score below which a spot is not a die (chosen on held-out renders)
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A die the finder marked: centre and box in picture pixels, and how sure it is."""
+
+    center: tuple[float, float]
+    box: tuple[int, int, int, int]
+    score: float
+
+    @property
+    def side(self) -> float:
+        return float(max(self.box[2], self.box[3]))
+
+
+def finder_input(image: np.ndarray, resized: bool = False, die_px: float | None = None) -> tuple[np.ndarray, float]:
+    """The finder's view of ``image``: (the scaled BGR picture, padded to whole cells, and the scale).
+
+    The picture is scaled so that its longer side is FINDER_SIZE pixels, or, when the die
+    side ``die_px`` is known, so that a die is FINDER_DIE_PX pixels (as in training).
+    With ``resized`` the picture is taken as it is and the float NCHW blob is returned instead.
+    """
+    if resized:
+        blob = image.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5
+        return blob, 1.0
+    h, w = image.shape[:2]
+    scale = FINDER_DIE_PX / die_px if die_px else FINDER_SIZE / max(h, w)
+    sw, sh = max(8, round(w * scale)), max(8, round(h * scale))
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+    pad_h, pad_w = -sh % (2 * FINDER_STRIDE), -sw % (2 * FINDER_STRIDE)
+    if pad_h or pad_w:
+        small = cv2.copyMakeBorder(small, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
+    return small, scale
+
+
+def crop_die(image: np.ndarray, center: tuple[float, float], side: float) -> np.ndarray:
+    """The square of ``side`` pixels around ``center``, scaled to READER_PX (BGR uint8)."""
+    k = READER_PX / max(side, 1.0)
+    matrix = np.float32([[k, 0, READER_PX / 2 - k * center[0]], [0, k, READER_PX / 2 - k * center[1]]])
+    interpolation = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    if k < 0.7:  # shrinking a lot: smooth first so pips do not alias away
+        x0, y0 = int(max(0, center[0] - side)), int(max(0, center[1] - side))
+        part = image[y0:int(center[1] + side) + 1, x0:int(center[0] + side) + 1]
+        part = cv2.GaussianBlur(part, (0, 0), 0.4 / k)
+        matrix[0, 2] += k * x0
+        matrix[1, 2] += k * y0
+        return cv2.warpAffine(part, matrix, (READER_PX, READER_PX), flags=interpolation,
+                              borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, matrix, (READER_PX, READER_PX), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
+
+
+def reader_input(crops: list[np.ndarray]) -> np.ndarray:
+    """NCHW float32 blob of die cut-outs, each brought to zero mean and unit spread (light varies)."""
+    batch = np.stack(crops).astype(np.float32)
+    mean = batch.mean(axis=(1, 2, 3), keepdims=True)
+    spread = batch.std(axis=(1, 2, 3), keepdims=True) + 8.0
+    return np.ascontiguousarray(((batch - mean) / spread).transpose(0, 3, 1, 2))
+
+
+@lru_cache(maxsize=None)
+def _net(name: str):
+    path = MODELS / f"{name}.onnx"
+    if not path.is_file():
+        raise FileNotFoundError(f"the dice network {path} is missing: rebuild it with tools/train_dice.py")
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    return net
+
+
+def _run(name: str, blob: np.ndarray) -> np.ndarray:
+    net = _net(name)
+    net.setInput(blob)
+    return net.forward()
+
+
+def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = None) -> list[Spot]:
+    """Dice in ``image`` (BGR) as the finder sees them, most certain first."""
+    small, scale = finder_input(image, die_px=die_px)
+    blob, _ = finder_input(small, resized=True)
+    out = _run("finder", blob[None])[0]
+    heat = 1.0 / (1.0 + np.exp(-out[0]))
+    peaks = (heat >= min_score) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    h, w = image.shape[:2]
+    spots = []
+    for gy, gx in zip(*np.nonzero(peaks)):
+        bw, bh = 16.0 * np.exp(out[1:3, gy, gx]) / scale
+        cx = (gx + out[3, gy, gx]) * FINDER_STRIDE / scale
+        cy = (gy + out[4, gy, gx]) * FINDER_STRIDE / scale
+        x0, y0 = int(round(cx - bw / 2)), int(round(cy - bh / 2))
+        box = (max(0, x0), max(0, y0), int(round(min(w, x0 + bw) - max(0, x0))), int(round(min(h, y0 + bh) - max(0, y0))))
+        spots.append(Spot((float(cx), float(cy)), box, float(heat[gy, gx])))
+    return sorted(spots, key=lambda s: -s.score)
+
+
+def read(image: np.ndarray, spots: list[Spot]) -> np.ndarray:
+    """For each spot, the reader's probabilities (len(spots) x READER_CLASSES)."""
+    if not spots:
+        return np.zeros((0, READER_CLASSES), np.float32)
+    crops = [crop_die(image, s.center, s.side * CROP_GROW) for s in spots]
+    logits = _run("reader", reader_input(crops))
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    return p / p.sum(axis=1, keepdims=True)
