@@ -111,11 +111,13 @@ def test_photo_like_trays_read_right():
 
 
 @pytest.mark.parametrize("body, ink, table", [
-    ("white", "black", "white paper"), ("ivory", "black", "light grey"), ("black", "white", "light grey"), ("black", "red", "wood"),
+    ("white", "black", "white paper"), ("ivory", "black", "light grey"), ("black", "white", "light grey"),
+    ("black", "red", "wood"),
     ("red", "white", "off-white"),
 ])
 def test_hard_looks_are_read(body, ink, table):
-    style = PhotoStyle(body=PHOTO_BODIES[body], ink=PHOTO_INKS[ink], pip_ratio=0.18, spacing=0.27, corner=0.15)
+    style = PhotoStyle(body=PHOTO_BODIES[body], ink=PHOTO_INKS[ink], pip_ratio=0.18, spacing=0.27,
+                       corner=0.15)
     scenes = [render_photo(np.random.default_rng(6000 + s), table=table, style=style, count=8, cocked=0,
                            die_px=(30, 60)) for s in range(4)]
     dice, right, false = photo_score(scenes)

@@ -30,7 +30,6 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -282,7 +281,8 @@ def train_finder(model, data, epochs: int, crop: int = 192) -> None:
                 small, target = data[j]
                 gy = int(rng.integers(0, target.shape[1] - cells + 1))
                 gx = int(rng.integers(0, target.shape[2] - cells + 1))
-                patch = small[gy * FINDER_STRIDE:(gy + cells) * FINDER_STRIDE, gx * FINDER_STRIDE:(gx + cells) * FINDER_STRIDE]
+                top, left, span = gy * FINDER_STRIDE, gx * FINDER_STRIDE, cells * FINDER_STRIDE
+                patch = small[top:top + span, left:left + span]
                 t = target[:, gy:gy + cells, gx:gx + cells]
                 k = int(rng.integers(4))
                 patch = np.rot90(patch, k, axes=(0, 1))

@@ -14,7 +14,7 @@ see the same pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -87,7 +87,7 @@ def reader_input(crops: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(((batch - mean) / spread).transpose(0, 3, 1, 2))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _net(name: str):
     path = MODELS / f"{name}.onnx"
     if not path.is_file():
@@ -116,8 +116,8 @@ def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = 
         bw, bh = 16.0 * np.exp(out[1:3, gy, gx]) / scale
         cx = (gx + out[3, gy, gx]) * FINDER_STRIDE / scale
         cy = (gy + out[4, gy, gx]) * FINDER_STRIDE / scale
-        x0, y0 = int(round(cx - bw / 2)), int(round(cy - bh / 2))
-        box = (max(0, x0), max(0, y0), int(round(min(w, x0 + bw) - max(0, x0))), int(round(min(h, y0 + bh) - max(0, y0))))
+        x0, y0 = round(cx - bw / 2), round(cy - bh / 2)
+        box = (max(0, x0), max(0, y0), round(min(w, x0 + bw) - max(0, x0)), round(min(h, y0 + bh) - max(0, y0)))
         spots.append(Spot((float(cx), float(cy)), box, float(heat[gy, gx])))
     return sorted(spots, key=lambda s: -s.score)
 

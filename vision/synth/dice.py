@@ -78,8 +78,9 @@ def random_style(rng: np.random.Generator, table: tuple[int, int, int] | None = 
         if _contrast(body, ink) > 90 and (table is None or _contrast(body, table) > 30):
             break
     marble = BODIES[rng.choice(list(BODIES))]
-    return DieStyle(body=body, ink=ink, marble=marble if _contrast(marble, ink) > 90 else body, pip_ratio=float(rng.uniform(0.15, 0.22)),
-                    spacing=float(rng.uniform(0.25, 0.30)), corner=float(rng.uniform(0.06, 0.2)),
+    return DieStyle(body=body, ink=ink, marble=marble if _contrast(marble, ink) > 90 else body,
+                    pip_ratio=float(rng.uniform(0.15, 0.22)), spacing=float(rng.uniform(0.25, 0.30)),
+                    corner=float(rng.uniform(0.06, 0.2)),
                     marbled=bool(rng.random() < 0.25))
 
 
@@ -760,5 +761,5 @@ def _camera_effects(canvas: np.ndarray, rng: np.random.Generator, side_px: float
     image = np.clip(canvas, 0, 255).astype(np.uint8)
     image = effects.blur(image, float(rng.uniform(0.2, 1.2)) * max(0.7, side_px / 60))
     image = effects.noise(image, float(rng.uniform(1, 5)), rng)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
+    _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
