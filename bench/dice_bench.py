@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.dice import FaceTemplates, PipReader, TaughtReader  # noqa: E402
 from vision.dice.find import Candidate  # noqa: E402
+from vision.dice.types import box_iou as iou  # noqa: E402
 from vision.dice.scan import scan, upright_patch  # noqa: E402
 from vision.synth.dice import FANDOOBLE_FACES, TABLE_COLOURS, render_face_photo, render_photo, render_tray  # noqa: E402
 
@@ -61,13 +62,6 @@ class BlobDetectorReader:
         return (str(count), 1.0, "", None) if 1 <= count <= 6 else (None, 0.0, "no pips seen", None)
 
 
-def iou(a, b) -> float:
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    ix = max(0, min(ax + aw, bx + bw) - max(ax, bx))
-    iy = max(0, min(ay + ah, by + bh) - max(ay, by))
-    inter = ix * iy
-    return inter / float(aw * ah + bw * bh - inter) if inter else 0.0
 
 
 def score(truth: list[tuple[str | None, tuple]], reading) -> dict:

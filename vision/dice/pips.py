@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import net
-from .types import Die, DiceReading
+from .types import Die, DiceReading, box_iou
 from .zone import crop_to_zone, placement
 
 UNSURE = 0.5  # below this probability of its best face a die is reported unreadable (held-out renders)
@@ -70,7 +70,7 @@ def _distinct(spots: list[net.Spot]) -> list[net.Spot]:
     (a big pip or a highlight on it)."""
     kept: list[net.Spot] = []
     for spot in spots:  # surest first
-        if all(_iou(spot.box, k.box) < SAME_DIE and not _inside(spot, k) for k in kept):
+        if all(box_iou(spot.box, k.box) < SAME_DIE and not _inside(spot, k) for k in kept):
             kept.append(spot)
     return kept
 
@@ -81,10 +81,3 @@ def _inside(small: net.Spot, big: net.Spot) -> bool:
     return small.side < 0.7 * big.side and abs(cx - (x + w / 2)) < 0.3 * w and abs(cy - (y + h / 2)) < 0.3 * h
 
 
-def _iou(a, b) -> float:
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    ix = max(0, min(ax + aw, bx + bw) - max(ax, bx))
-    iy = max(0, min(ay + ah, by + bh) - max(ay, by))
-    inter = ix * iy
-    return inter / float(aw * ah + bw * bh - inter) if inter else 0.0

@@ -66,3 +66,13 @@ class DiceReader(Protocol):
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
         """Dice in ``image`` (BGR uint8) inside ``zone`` (a pixel polygon, N x 2; None = whole frame)."""
+
+
+def box_iou(a, b) -> float:
+    """Intersection over union of two ``(x, y, w, h)`` boxes."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    ix = max(0, min(ax + aw, bx + bw) - max(ax, bx))
+    iy = max(0, min(ay + ah, by + bh) - max(ay, by))
+    inter = ix * iy
+    return inter / float(aw * ah + bw * bh - inter) if inter else 0.0
