@@ -65,3 +65,32 @@ def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(r
     DiceStore(tmp_path).set_kind("aruco")
     pipeline(Frame(work=image, timestamp=0.3, number=3))
     assert pipeline._dice is not first and runtime.snapshot()["health"]["dice"]["status"] == "ok"
+
+
+def test_a_roll_in_the_tray_reaches_the_fandooble_game_through_the_taught_dice(runtime, tmp_path):
+    import numpy as np
+
+    from companion.dicestore import DiceStore
+    from vision.dice import FaceTemplates
+    from vision.synth.dice import FANDOOBLE_FACES, render_face_photo, render_tray
+
+    rng = np.random.default_rng(7)
+    taught = FaceTemplates()
+    for face in FANDOOBLE_FACES:
+        die = "dragon" if face in "CGR" else "special"
+        taught.learn(die, face, render_face_photo(rng, face), new_face=True)
+        taught.learn(die, face, render_face_photo(rng, face), new_face=False)
+    store = DiceStore(tmp_path)
+    store.save_templates(taught)
+    store.set_kind("taught")
+    runtime.new_game("fandooble", ["Lola", "Grace"], {"faces": store.fandooble_faces()})
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    scene = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"])
+    empty = np.full_like(scene.image, int(scene.image[0, 0].mean()))
+    frames = [empty] * 3 + [scene.image] * 10  # the dice land, then lie still
+    for number, image in enumerate(frames, start=1):
+        pipeline(Frame(work=image, timestamp=number / 10, number=number))
+    runtime.call(lambda: None)
+    assert [p.text for p in runtime.session.played] == ["roll CCGF"]
+    assert runtime.session.played[0].source == "camera"
+    assert runtime.snapshot()["vision"]["last_roll"]["dice"]
