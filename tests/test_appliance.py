@@ -20,6 +20,7 @@ from companion.errors import ConfigError
 from companion.eventlog import DB_NAME, EventLog
 from hardware.camera.demo import DemoCamera, SyntheticTable
 from hardware.gpio import Panel
+from tests.waiting import wait_until
 
 DEMO = functools.partial(DemoCamera, SyntheticTable((320, 180)), fps=10)
 
@@ -27,13 +28,6 @@ DEMO = functools.partial(DemoCamera, SyntheticTable((320, 180)), fps=10)
 def write_config(data_dir, text):
     (data_dir / CONFIG_NAME).write_text(text, "utf-8")
     return Config.in_dir(data_dir)
-
-
-def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached"
-        time.sleep(0.02)
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -12,19 +11,13 @@ from companion.eventlog import EventLog
 from companion.leds import LedObserver, scene_for, status_colour
 from companion.runtime import Runtime
 from hardware.gpio import Panel
+from tests.waiting import wait_until
 
 SEAT_PINS = [5, 6, 13, 19, 26, 21]
 
 
 def seat_values(factory) -> list[float]:
     return [float(factory.pin(p).state) for p in SEAT_PINS[:3]]
-
-
-def wait_until(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached"
-        time.sleep(0.01)
 
 
 @pytest.fixture

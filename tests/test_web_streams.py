@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http.client
-import threading
 
 import cv2
 import numpy as np
@@ -20,6 +19,7 @@ from tests.test_web_support import (  # noqa: F401  (fixtures)
     runtime,
     start_fandooble,
 )
+from tests.waiting import wait_until
 
 
 def _states(text: str) -> list[str]:
@@ -213,13 +213,4 @@ def test_streams_beyond_the_caps_get_503_while_the_state_api_answers(served):
         conn.close()
     gates = app.extensions["companion_stream_gates"]
     # A client that left is noticed at the next write, which the heartbeat (0.2 s here) bounds.
-    _wait_until(lambda: gates["events"].open == 0 and gates["video"].open == 0)
-
-
-def _wait_until(condition, timeout=5.0):
-    done = threading.Event()
-    for _ in range(int(timeout / 0.05)):
-        if condition():
-            return
-        done.wait(0.05)
-    assert condition()
+    wait_until(lambda: gates["events"].open == 0 and gates["video"].open == 0)
