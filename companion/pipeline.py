@@ -133,12 +133,16 @@ class Pipeline:
         return self._dice
 
     def _overlay(self, frame, game: str | None):
+        from hardware.camera.base import shrink
         from vision import overlay
 
+        # Drawn on the live view's small copy, not the working image: a fraction of the work on a Pi.
+        small = shrink(frame.work, self.runtime.live_view.width)
+        at = small.shape[1] / frame.work.shape[1]
         watcher = self.watcher
-        image = overlay.draw(frame.work, watcher.reading, watcher.stable or watcher.latest, watcher.geometry)
+        image = overlay.draw(small, watcher.reading, watcher.stable or watcher.latest, watcher.geometry, at=at)
         if game == "fandooble" and self.last_roll is not None:
-            image = overlay.draw_dice(image, self.last_roll)
+            image = overlay.draw_dice(image, self.last_roll, at=at)
         return image
 
     # -- the runtime thread ------------------------------------------------------------

@@ -94,3 +94,25 @@ def test_a_roll_in_the_tray_reaches_the_fandooble_game_through_the_taught_dice(r
     assert [p.text for p in runtime.session.played] == ["roll CCGF"]
     assert runtime.session.played[0].source == "camera"
     assert runtime.snapshot()["vision"]["last_roll"]["dice"]
+
+
+def test_the_live_view_is_drawn_small_with_the_tags_where_they_are(runtime, tmp_path):
+    import cv2
+    import numpy as np
+
+    from vision import overlay
+
+    runtime.new_game("fable", ["Anne", "Paul"])
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    image, _ = synth.render(synth.Scene(stacks=(synth.Stack((300, 200), 0, ((7, 2),)),)), VIEW)
+    assert runtime.live_view.wait_for_jpeg(0, 0.01) is None  # someone starts watching
+    pipeline(Frame(work=image, timestamp=0.1, number=1))
+    number, jpeg = runtime.live_view.wait_for_jpeg(0, 1.0)
+    shown = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape[1] == runtime.live_view.width
+    # Each tag outline lands on the small picture where the tag is (working pixels times the scale).
+    at = shown.shape[1] / image.shape[1]
+    sighting = pipeline.watcher.reading.sightings[0]
+    x, y = np.round(sighting.corners[0] * at).astype(int)
+    patch = shown[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).astype(int)
+    assert any(abs(p - np.array(overlay.OURS)).sum() < 90 for p in patch)

@@ -18,12 +18,15 @@ HIDDEN = (0, 190, 255)
 TABLE = (255, 180, 0)
 
 
-def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, status: str | None = None) -> np.ndarray:
-    """A copy of ``image`` (BGR, working-image size) with the detections drawn on it.
+def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, status: str | None = None,
+         at: float = 1.0) -> np.ndarray:
+    """A copy of ``image`` (BGR) with the detections drawn on it.
 
     ``reading`` is a :class:`vision.reader.FrameReading`, ``snapshot`` a
     :class:`vision.cards.TableSnapshot` (the stable one shows hidden stacks too),
     ``geometry`` a :class:`vision.geometry.TableGeometry`. Any of them may be None.
+    Their coordinates are working-image pixels; ``at`` is the size of ``image``
+    relative to the working image (draw on a small copy for the live view: cheaper on a Pi).
     """
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     scale = max(1.0, out.shape[1] / 1280.0)  # lines and text readable on a phone at any stream size
@@ -32,14 +35,14 @@ def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, statu
     if geometry is not None:
         outline = geometry.to_px([[0, 0], [geometry.width_mm, 0], [geometry.width_mm, geometry.height_mm],
                                   [0, geometry.height_mm]])
-        cv2.polylines(out, [np.round(outline).astype(np.int32)], True, TABLE, thick, cv2.LINE_AA)
+        cv2.polylines(out, [np.round(outline * at).astype(np.int32)], True, TABLE, thick, cv2.LINE_AA)
     duplicates = set(getattr(snapshot, "duplicates", ()) or ())
     if reading is not None:
         for s in reading.sightings:
             colour = FOREIGN if s.tag is None else (DUPLICATE if s.text in duplicates else OURS)
-            cv2.polylines(out, [np.round(s.corners).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
+            cv2.polylines(out, [np.round(s.corners * at).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
             if s.tag is None:
-                x, y = s.corners.min(axis=0)
+                x, y = s.corners.min(axis=0) * at
                 _label(out, "ignored", (x, y - 4), colour, font, thick)
     if snapshot is not None:
         for stack in snapshot.stacks:
@@ -47,7 +50,7 @@ def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, statu
             if stack.hidden:
                 text += " (hidden)"
             colour = HIDDEN if stack.hidden else OURS
-            x, y = stack.center_px
+            x, y = stack.center_px[0] * at, stack.center_px[1] * at
             cv2.circle(out, (int(x), int(y)), max(3, int(4 * scale)), colour, -1, cv2.LINE_AA)
             _label(out, text, (x + 8 * scale, y - 8 * scale), colour, font * 1.3, thick)
     if status is None and snapshot is not None:
@@ -60,14 +63,14 @@ def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, statu
     return out
 
 
-def draw_dice(image: np.ndarray, roll) -> np.ndarray:
+def draw_dice(image: np.ndarray, roll, *, at: float = 1.0) -> np.ndarray:
     """A copy of ``image`` with a roll's dice boxed and labelled (a :class:`vision.roll.DiceObservation`);
-    unreadable dice in red with their reason."""
+    unreadable dice in red with their reason. ``at`` as in :func:`draw`."""
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     scale = max(1.0, out.shape[1] / 1280.0)
     thick = max(1, int(round(2 * scale)))
     for die in roll.dice:
-        x, y, w, h = die.box_px
+        x, y, w, h = (v * at for v in die.box_px)
         colour = OURS if die.face is not None else DUPLICATE
         cv2.rectangle(out, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)
         text = f"{die.face} {die.confidence:.2f}" if die.face is not None else f"? {die.reason}"
