@@ -101,7 +101,7 @@ def main(argv=None) -> int:
 
         def engine_only() -> None:
             for g, evs in stored:
-                replay(fable, fable.setup(g.setup["players"], g.setup["options"]), evs)
+                replay(fable.GAME, fable.setup(g.setup["players"], g.setup["options"]), evs)
 
         def sessions_each() -> None:
             with EventLog(path) as log:

@@ -5,11 +5,9 @@ one writer thread applies them). With one button per seat a press counts only
 for the seat whose turn it is, except while the game waits for a choice among the
 other seats: Fandooble's Fandooble steals from the player whose button is pressed.
 
-Games opt in with optional rules-module hooks, read with ``getattr``:
-
-* ``end_turn_move(state) -> move | None``: what "next turn" plays (Fandooble: ``bank``);
-* ``seat_choice_move(state, seat) -> move | None``: what pressing another seat's
-  button plays while ``awaiting_decision(state)`` is true (Fandooble: ``steal NAME``).
+The game says what a press means (:class:`companion.games.Game`): ``end_turn_move``
+for "next turn" and ``seat_choice_move`` for another seat's button while someone
+decides. Seats are physical: a game at seats 1, 3 and 5 listens to those buttons.
 """
 
 from __future__ import annotations
@@ -18,29 +16,32 @@ import logging
 from typing import Callable
 
 from companion.errors import CompanionError
-from companion.leds import awaiting_decision, seat_of
 
 _log = logging.getLogger(__name__)
 
+
 def next_move(session, seat: int | None) -> tuple[str | None, str]:
-    """The move a "next turn" press at ``seat`` (None: the shared button) asks for, or None and why not."""
+    """The move a "next turn" press at physical ``seat`` (None: the shared button) asks for, or None and why not."""
     if session is None:
         return None, "no game is in play"
     if session.outcome() is not None:
         return None, "the game is over"
     rules, state = session.rules, session.state
-    current = seat_of(session, session.current_player())
-    if awaiting_decision(rules, state):
-        if seat is None or seat == current:
-            who = session.current_player()
-            return None, f"{who} must choose first: press the seat button of the player to pick, or use the dashboard"
-        choose = getattr(rules, "seat_choice_move", None)
-        move = _text(choose(state, seat)) if choose else None
+    pressed = session.player_at(seat) if seat is not None else None
+    if seat is not None and pressed is None:
+        return None, f"nobody sits at seat {seat + 1} in this game"
+    deciding = rules.deciding(state)
+    if deciding:
+        chooser = deciding[0]
+        if pressed is None or pressed in deciding:
+            return None, f"{chooser} must choose first: press the seat button of the player to pick, or use the dashboard"
+        move = _text(rules.seat_choice_move(state, chooser, pressed))
         return (move, "") if move else (None, "this game cannot take that choice from a button")
-    if seat is not None and seat != current:
-        return None, f"it is {session.current_player()}'s turn, not seat {seat + 1}'s"
-    end_turn = getattr(rules, "end_turn_move", None)
-    move = _text(end_turn(state)) if end_turn else None
+    acting = rules.to_act(state)
+    if pressed is not None and pressed not in acting:
+        whose = " and ".join(acting) if acting else "nobody"
+        return None, f"it is {whose}'s turn, not seat {seat + 1}'s"
+    move = _text(rules.end_turn_move(state))
     return (move, "") if move else (None, "this game has no end-of-turn move for the button")
 
 

@@ -41,7 +41,7 @@ class CardData:
 
     def __init__(self, data_dir: str | os.PathLike, game: str):
         rules = games.get(game)
-        table = getattr(rules, "CARDS", None)
+        table = rules.CARDS
         if table is None:
             raise SetupError(f"{rules.TITLE} has no card table to fill in")
         self.game = game

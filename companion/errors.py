@@ -34,3 +34,7 @@ class ConfigError(CompanionError, ValueError):
 
 class SetupError(CompanionError, ValueError):
     """Raised when a game cannot be set up with the players or options given."""
+
+
+class NotYourSeat(CompanionError, PermissionError):
+    """Raised when a phone enters a move for a seat it does not hold (and the PIN is not unlocked)."""

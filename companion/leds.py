@@ -9,8 +9,11 @@
 * the status LED is green while the camera sees the table, amber while degraded
   (camera restarting, table not in view), red on a failure.
 
-Games may opt in with two optional rules-module hooks, read with ``getattr``:
-``awaiting_decision(state) -> bool``.
+Games name their own signals (:attr:`companion.games.Game.SIGNALS`: Fandooble's
+``bust`` and ``wipe``) and map each to one of the patterns below; this module
+knows the patterns, never the games. Seats are the physical seats the players sit
+at (a game at seats 1, 3 and 5 lights those), and every player the game waits for
+is lit: in a simultaneous step the seats go dark one by one as their players choose.
 
 The observer runs on the runtime thread after every event; a game opened or
 resumed (``event is None``) shows its steady picture with no flash, so a restart
@@ -21,12 +24,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+
+from companion import eventkinds
 
 _log = logging.getLogger(__name__)
-
-# Events that come from the table (not undo/notes): only these may flash or beep.
-PLAYED = ("move", "redo", "correct")
 
 
 @dataclass(frozen=True)
@@ -41,59 +42,73 @@ class Scene:
     status_flash: str | None = None
 
 
+def _setback(modes, seats, everyone) -> Scene:
+    """One player lost something (a bust): their seat flashes, a short beep."""
+    return Scene(modes, flash=seats, beep="short")
+
+
+def _disaster(modes, seats, everyone) -> Scene:
+    """Something nobody may miss (a wipe): every seat flashes, the status LED blinks red, the buzzer sounds."""
+    return Scene(modes, flash=everyone, flash_times=10, beep="wipe", status_flash="red")
+
+
+def _cheer(modes, seats, everyone) -> Scene:
+    """Good news for some players: their seats flash, the victory tune."""
+    return Scene(modes, flash=seats, beep="victory")
+
+
+# Pattern name -> how it looks. Games refer to these names in their SIGNALS.
+PATTERNS = {"setback": _setback, "disaster": _disaster, "cheer": _cheer}
+
+
 def seat_of(session, name: str | None) -> int | None:
-    if name is None:
-        return None
-    for i, player in enumerate(session.players):
-        if player.casefold() == str(name).casefold():
-            return i
-    return None
+    """The physical seat (0 = seat 1) where player ``name`` sits, or None."""
+    return None if name is None else session.seat_index(name)
 
 
-def awaiting_decision(rules, state) -> bool:
-    """Whether the game waits for the current player's choice (the engine's optional hook)."""
-    hook = getattr(rules, "awaiting_decision", None)
-    return bool(hook(state)) if callable(hook) else False
+def _seats(session, names) -> tuple[int, ...]:
+    return tuple(sorted(i for i in (seat_of(session, n) for n in names) if i is not None))
 
 
-def _state_before(session, event) -> Any:
-    """The state before ``event`` when it is the last move in effect (for who busted)."""
+def _last_signal(session, event):
+    """The signal raised by ``event`` when it is the last move in effect."""
     played = session.played
-    if not played:
+    if not played or (event.kind == eventkinds.MOVE and played[-1].event_id != event.event_id):
         return None
-    last = played[-1]
-    if event.kind == "move" and last.event_id != event.event_id:
-        return None
-    return played[-2].after if len(played) > 1 else session.initial
+    before = played[-2].after if len(played) > 1 else session.initial
+    return session.rules.signal(before, played[-1].after, played[-1].move)
 
 
 def scene_for(session, event=None) -> Scene:
     """The LED scene for ``session`` after ``event`` (None: opened or resumed, steady picture only)."""
     if session is None:
         return Scene()
-    players = len(session.players)
+    width = max(session.seats) + 1
+    everyone = tuple(sorted(session.seats))
     result = session.outcome()
-    fresh = event is not None and event.kind in PLAYED
+    fresh = event is not None and event.kind in eventkinds.FROM_THE_TABLE
     if result is not None:
-        winners = {seat_of(session, w) for w in result.winners}
-        modes = tuple("blink" if i in winners else "off" for i in range(players))
+        winners = set(_seats(session, result.winners))
+        modes = tuple("blink" if i in winners else "off" for i in range(width))
         return Scene(modes, chase=fresh, beep="victory" if fresh else None)
-    state = session.state
-    current = seat_of(session, session.current_player())
-    mode = "pulse" if awaiting_decision(session.rules, state) else "on"
-    modes = tuple(mode if i == current else "off" for i in range(players))
+    rules, state = session.rules, session.state
+    acting = rules.to_act(state) or tuple(p for p in (rules.current_player(state),) if p)
+    deciding = set(_seats(session, rules.deciding(state)))
+    lit = set(_seats(session, acting))
+    modes = tuple("pulse" if i in deciding else "on" if i in lit else "off" for i in range(width))
     if event is None:
         return Scene(modes)
-    if event.kind == "alert":
-        return Scene(modes, flash=() if current is None else (current,), beep="alert")
+    if event.kind == eventkinds.ALERT:
+        return Scene(modes, flash=tuple(sorted(lit)), beep="alert")
+    if event.kind == eventkinds.CLAIM:
+        seat = seat_of(session, event.payload.get("player"))
+        return Scene(modes, flash=() if seat is None else (seat,), flash_times=2)
     if fresh:
-        happened = getattr(state, "last_event", "")
-        if happened in ("bust", "wipe"):
-            before = _state_before(session, event)
-            loser = seat_of(session, session.rules.current_player(before)) if before is not None else None
-            if happened == "wipe":
-                return Scene(modes, flash=tuple(range(players)), flash_times=10, beep="wipe", status_flash="red")
-            return Scene(modes, flash=() if loser is None else (loser,), beep="short")
+        signal = _last_signal(session, event)
+        if signal is not None:
+            pattern = PATTERNS.get(rules.SIGNALS.get(signal.name, ""))
+            if pattern is not None:
+                return pattern(modes, _seats(session, signal.players), everyone)
     return Scene(modes)
 
 

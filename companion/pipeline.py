@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
+from companion.eventkinds import STATE_CHANGES
 
 _log = logging.getLogger(__name__)
 
-# Moves a person enters that may make a camera sighting valid (an animal's move before its purchase).
-STATE_CHANGES = ("move", "undo", "redo", "correct")
 
 
 class Pipeline:
@@ -57,28 +56,29 @@ class Pipeline:
         self.runtime.frames.publish(frame)
         with self._lock:
             self.frames += 1
-            game = self._game()
+            reads = self._reads()
             stable = self.watcher.update(frame)
-            self._report_table(game)
-            if game == "fandooble" and not self._teaching():
+            self._report_table(reads)
+            if reads == "dice" and not self._teaching():
                 roll = self._read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
                     self.runtime.observe(roll)
-            elif stable is not None and game == "fable":
+            elif stable is not None and reads == "cards":
                 self.runtime.observe(stable)
             if self.runtime.live_view.watched:
-                self.runtime.live_view.publish(self._overlay(frame, game))
+                self.runtime.live_view.publish(self._overlay(frame, reads))
 
-    def _game(self) -> str | None:
+    def _reads(self) -> str | None:
+        """What the camera reads for the game in play (its ``CAMERA``: cards, dice) or None."""
         session = self.runtime.session
-        return session.game if session is not None and session.outcome() is None else None
+        return session.rules.CAMERA if session is not None and session.outcome() is None else None
 
-    def _report_table(self, game: str | None) -> None:
+    def _report_table(self, reads: str | None) -> None:
         geometry = self.watcher.geometry
         if geometry is not None:
             self.runtime.set_health("table", "ok", f"table in view ({geometry.source})")
-        elif game == "fable":
+        elif reads == "cards":
             self.runtime.set_health("table", "degraded",
                                     "no table in view: the four corner tags are not all seen and no calibration is stored")
         else:
@@ -86,7 +86,7 @@ class Pipeline:
 
     def _teaching(self) -> bool:
         """While dice are taught on the dashboard, the faces shown are not rolls."""
-        teaching = self.runtime.snapshot().get("teaching")
+        teaching = self.runtime.snapshot_part("teaching")
         return isinstance(teaching, dict) and bool(teaching.get("active"))
 
     def _read_dice(self, frame):
@@ -132,7 +132,7 @@ class Pipeline:
         self._dice = RollDetector(reader)
         return self._dice
 
-    def _overlay(self, frame, game: str | None):
+    def _overlay(self, frame, reads: str | None):
         from hardware.camera.base import shrink
         from vision import overlay
 
@@ -141,7 +141,7 @@ class Pipeline:
         at = small.shape[1] / frame.work.shape[1]
         watcher = self.watcher
         image = overlay.draw(small, watcher.reading, watcher.stable or watcher.latest, watcher.geometry, at=at)
-        if game == "fandooble" and self.last_roll is not None:
+        if reads == "dice" and self.last_roll is not None:
             image = overlay.draw_dice(image, self.last_roll, at=at)
         return image
 
@@ -157,7 +157,7 @@ class Pipeline:
             with self._lock:
                 self._dice = None  # a new game may use other dice
             return
-        if event.source == "camera" or event.kind not in STATE_CHANGES or session.game != "fable":
+        if event.source == "camera" or event.kind not in STATE_CHANGES or session.rules.CAMERA != "cards":
             return
         stable = self.watcher.stable
         if stable is not None:

@@ -2,9 +2,13 @@
 
 Camera callbacks, GPIO callbacks and HTTP handlers call :meth:`Runtime.submit`
 (or the helpers built on it) from their own threads. The runtime thread runs each
-input in turn, so the session has exactly one writer. After every input it
-publishes a fresh snapshot (a JSON-ready dict) with a version number; readers such
-as the dashboard's event stream wait for a newer version.
+input in turn, so the session has exactly one writer.
+
+Any change (an input, a health report, an LED) only bumps a version number. A
+snapshot (a JSON-ready dict) is built when someone reads it, once per version and
+viewer: the shared table screen (``viewer=None``) or one seat's player, each
+seeing only what the game lets them see. Readers such as the dashboard's event
+stream wait for a newer version.
 """
 
 from __future__ import annotations
@@ -14,11 +18,15 @@ import queue
 import threading
 import time
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion.config import Config
 from companion import referees
-from companion.errors import CompanionError, IllegalMove, InvalidMove, UnknownSession
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from companion.errors import CompanionError, IllegalMove, InvalidMove, NotYourSeat, UnknownSession
+from companion.eventkinds import ALERT, RESOLVE
 from companion.eventlog import Event, EventLog
 from companion.liveview import LatestFrame, LiveView
 from companion.session import Session
@@ -26,7 +34,19 @@ from companion.session import Session
 _log = logging.getLogger(__name__)
 
 ACTIVE_SESSION = "active_session"
-ALERT, RESOLVE = "alert", "resolve"
+
+
+class Busy(FutureTimeout):
+    """Raised when an input waited too long for the runtime and was withdrawn: it was not applied."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Who enters an input from the dashboard: the player whose seat the phone holds (None: a phone
+    without a seat) and whether the game master unlocked it with the PIN (then any seat's move)."""
+
+    seat: str | None = None
+    master: bool = False
 
 Observer = Callable[["Runtime", Session, Event], None]
 
@@ -42,10 +62,14 @@ class Runtime:
         self._thread: threading.Thread | None = None
         self._running = threading.Event()
         self._changed = threading.Condition()
-        self._publishing = threading.RLock()
+        self._building = threading.Lock()
         self._version = 0
-        self._snapshot: dict = {}
+        self._views: dict[str | None, dict] = {}  # viewer -> their newest snapshot
+        self._shared: dict = {"version": -1}
         self._health: dict[str, dict] = {}
+        self._health_lock = threading.Lock()
+        # Games that could not be resumed at start, with the reason: the dashboard shows them.
+        self.problems: list[dict] = []
         self._extras: dict[str, Callable[[], Any]] = {}
         self._observers: list[Observer] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -63,6 +87,11 @@ class Runtime:
                 self._attach(Session.resume(log, active))
             except (UnknownSession, CompanionError) as exc:
                 _log.warning("cannot resume the game in play (%s); starting with no game", exc)
+                self.problems.append({
+                    "session_id": active,
+                    "text": f"The game in play could not be resumed: {exc}. Its moves are kept in the log; "
+                            "start or open another game, and run 'companion doctor' to check the database.",
+                })
         self._publish()
 
     # -- lifetime ---------------------------------------------------------------
@@ -137,18 +166,28 @@ class Runtime:
         """Submit and wait for the result (re-raising the input's error).
 
         On the runtime thread itself (an observer, a button handler) it runs at once:
-        waiting for the queue there would wait for itself.
+        waiting for the queue there would wait for itself. An input still queued after
+        ``timeout`` is withdrawn and :class:`Busy` raised: it will never be applied later
+        (a second tap on a busy page cannot apply the same roll twice). One already running
+        is waited for, so the caller always learns its outcome.
         """
         if threading.current_thread() is self._thread:
             return fn(*args, **kwargs)
-        return self.submit(fn, *args, **kwargs).result(timeout)
+        future = self.submit(fn, *args, **kwargs)
+        try:
+            return future.result(timeout)
+        except FutureTimeout:
+            if future.cancel():
+                raise Busy("the companion is busy: nothing was changed, try again in a moment") from None
+            return future.result()
 
     # -- game commands (run on the runtime thread) ------------------------------
 
     def new_game(self, game: str, players: list[str], options: dict | None = None, *,
-                 parent_id: str | None = None, title: str = "") -> dict:
+                 parent_id: str | None = None, title: str = "", seats=None) -> dict:
         def start() -> dict:
-            session = Session.create(self.log, game, players, options, parent_id=parent_id, title=title)
+            session = Session.create(self.log, game, players, options, seats=seats, parent_id=parent_id,
+                                     title=title)
             self._attach(session)
             self.log.set_setting(ACTIVE_SESSION, session.session_id)
             return session.to_json()
@@ -164,26 +203,53 @@ class Runtime:
 
         return self.call(resume)
 
-    def play(self, move: Any, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(lambda: self._require_session().apply(move, source=source, event_id=event_id))
+    def play(self, move: Any, *, source: str, event_id: str | None = None, entrant: "Entrant | None" = None) -> Event:
+        """Apply ``move``. ``entrant`` is the phone that asks (None: the camera, a button, the command
+        line): a seat's phone may enter only its own player's moves and the table's."""
 
-    def undo(self, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(lambda: self._require_session().undo(source=source, event_id=event_id))
+        def play() -> Event:
+            session = self._require_session()
+            self._check_entrant(session, move, entrant)
+            return session.apply(move, source=source, event_id=event_id)
+
+        return self.call(play)
+
+    @staticmethod
+    def _check_entrant(session: Session, move: Any, entrant: "Entrant | None") -> None:
+        if entrant is not None and not entrant.master:
+            reason = session.why_not_yours(move, entrant.seat)
+            if reason is not None:
+                raise NotYourSeat(reason)
+
+    def undo(self, *, source: str, event_id: str | None = None, entrant: "Entrant | None" = None) -> Event:
+        """Take back the last move; a seat's phone takes back only its own player's move."""
+        seat = entrant.seat if entrant is not None and not entrant.master else None
+        return self.call(lambda: self._require_session().undo(source=source, event_id=event_id, seat=seat))
+
+    def claim_seat(self, player: str, claim_id: str, *, source: str) -> Event:
+        return self.call(lambda: self._require_session().claim(player, claim_id, source=source))
+
+    def release_seat(self, player: str, *, source: str) -> Event:
+        return self.call(lambda: self._require_session().release(player, source=source))
 
     def redo(self, *, source: str, event_id: str | None = None) -> Event:
         return self.call(lambda: self._require_session().redo(source=source, event_id=event_id))
 
-    def correct(self, target_event_id: str, move: Any, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(
-            lambda: self._require_session().correct(target_event_id, move, source=source, event_id=event_id)
-        )
+    def correct(self, target_event_id: str, move: Any, *, source: str, event_id: str | None = None,
+                entrant: "Entrant | None" = None) -> Event:
+        def correct() -> Event:
+            session = self._require_session()
+            self._check_entrant(session, move, entrant)
+            return session.correct(target_event_id, move, source=source, event_id=event_id)
+
+        return self.call(correct)
 
     def raise_alert(self, text: str, *, source: str, payload: dict | None = None) -> Event:
         """Log something a person must look at (a misread, an impossible change)."""
         return self.call(lambda: self._require_session().note(ALERT, text, source=source, payload=payload))
 
     def resolve_alert(self, alert_id: str, resolution: str, *, source: str, move: str | None = None,
-                      event_id: str | None = None) -> Event:
+                      event_id: str | None = None, entrant: "Entrant | None" = None) -> Event:
         """Close an alert: ``accept`` (apply the move the alert proposed), ``correct`` (apply ``move``
         instead) or ``dismiss`` (nothing changes)."""
 
@@ -196,10 +262,12 @@ class Runtime:
                 proposed = alert["payload"].get("move")
                 if not proposed:
                     raise IllegalMove("this alert proposes no move to accept: correct it or dismiss it")
+                self._check_entrant(session, proposed, entrant)
                 session.apply(proposed, source=source)
             elif resolution == "correct":
                 if not move:
                     raise IllegalMove("say what really happened: a move in text form")
+                self._check_entrant(session, move, entrant)
                 session.apply(move, source=source)
             elif resolution != "dismiss":
                 raise IllegalMove(f"'{resolution}' is not a way to resolve an alert: accept, correct or dismiss")
@@ -238,11 +306,7 @@ class Runtime:
 
     def pending_alerts(self) -> list[dict]:
         session = self.session
-        if session is None:
-            return []
-        events = self.log.events(session.session_id)
-        resolved = {e.payload.get("target") for e in events if e.kind == RESOLVE}
-        return [e.to_json() for e in events if e.kind == ALERT and e.event_id not in resolved]
+        return [] if session is None else session.pending_alerts()
 
     def _require_session(self) -> Session:
         if self.session is None:
@@ -304,52 +368,88 @@ class Runtime:
         self._extras[name] = part
         self._publish()
 
+    def snapshot_part(self, name: str) -> Any:
+        """The extension part ``name`` as it is now (not waiting for a snapshot), or None."""
+        part = self._extras.get(name)
+        try:
+            return part() if part is not None else None
+        except Exception:
+            _log.exception("snapshot part %s failed", name)
+            return None
+
     def set_health(self, component: str, status: str, detail: str = "") -> None:
         """Report a component's health: ``ok``, ``degraded`` or ``failed``, with a sentence."""
-        current = self._health.get(component)
-        if current and current["status"] == status and current["detail"] == detail:
-            return
-        self._health[component] = {"status": status, "detail": detail, "since": time.time()}
+        with self._health_lock:
+            current = self._health.get(component)
+            if current and current["status"] == status and current["detail"] == detail:
+                return
+            self._health = {**self._health, component: {"status": status, "detail": detail, "since": time.time()}}
         self._publish()
 
     # -- snapshots ------------------------------------------------------------------
 
     def _publish(self) -> None:
-        # Built and numbered under one lock: two threads publishing at once (the runtime and a camera
-        # health report) must never hand out an older picture under a newer version number.
-        with self._publishing:
-            snapshot = {
-                "game": self.session.to_json() if self.session is not None else None,
-                "alerts": self.pending_alerts(),
-                "health": dict(self._health),
-            }
-            for name, part in list(self._extras.items()):
-                try:
-                    snapshot[name] = part()
-                except Exception as exc:
-                    _log.exception("snapshot part %s failed", name)
-                    snapshot[name] = {"error": str(exc)}
-            with self._changed:
-                self._version += 1
-                snapshot["version"] = self._version
-                self._snapshot = snapshot
-                self._changed.notify_all()
+        """Say that something changed: a new version. Cheap from any thread; snapshots are built on reading."""
+        with self._changed:
+            self._version += 1
+            self._changed.notify_all()
 
     def refresh(self) -> None:
-        """Publish a new snapshot now (after a change outside the session, e.g. the LEDs)."""
+        """Publish a new version now (after a change outside the session, e.g. the LEDs)."""
         self._publish()
 
     @property
     def version(self) -> int:
         return self._version
 
-    def snapshot(self) -> dict:
-        """The latest published state; safe from any thread."""
-        with self._changed:
-            return self._snapshot
+    def viewer(self, name: str | None) -> str | None:
+        """``name`` when it is a player of the game in play, else None (the shared view)."""
+        session = self.session
+        return None if session is None or name is None else session.player(name)
 
-    def wait_for_change(self, after_version: int, timeout: float) -> dict | None:
-        """The first snapshot newer than ``after_version``, or None after ``timeout`` seconds."""
+    def snapshot(self, viewer: str | None = None) -> dict:
+        """The latest state as ``viewer`` (a player of the game in play, or None: the shared table
+        screen) may see it; built once per version and viewer. Safe from any thread."""
+        viewer = self.viewer(viewer)
+        with self._building:
+            version = self._version
+            cached = self._views.get(viewer)
+            if cached is not None and cached["version"] == version:
+                return cached
+            shared = self._shared_parts(version)
+            session = self.session
+            snapshot = {
+                "game": session.view(viewer) if session is not None else None,
+                **shared,
+                "viewer": viewer,
+                "version": version,
+            }
+            if session is None or viewer is None:
+                self._views = {k: v for k, v in self._views.items() if k is None or session is None}
+            self._views[viewer] = snapshot
+            return snapshot
+
+    def _shared_parts(self, version: int) -> dict:
+        """What every viewer sees alike (alerts, health, the LED mirror, the camera), once per version."""
+        if self._shared["version"] == version:
+            return self._shared["parts"]
+        session = self.session
+        parts: dict[str, Any] = {
+            "alerts": session.pending_alerts() if session is not None else [],
+            "health": dict(self._health),
+            "problems": list(self.problems),
+        }
+        for name, part in list(self._extras.items()):
+            try:
+                parts[name] = part()
+            except Exception as exc:
+                _log.exception("snapshot part %s failed", name)
+                parts[name] = {"error": str(exc)}
+        self._shared = {"version": version, "parts": parts}
+        return parts
+
+    def wait_for_change(self, after_version: int, timeout: float, viewer: str | None = None) -> dict | None:
+        """The first snapshot newer than ``after_version`` for ``viewer``, or None after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         with self._changed:
             while self._version <= after_version:
@@ -357,4 +457,4 @@ class Runtime:
                 if remaining <= 0:
                     return None
                 self._changed.wait(remaining)
-            return self._snapshot
+        return self.snapshot(viewer)

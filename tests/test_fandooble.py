@@ -244,7 +244,7 @@ def test_dice_configured_without_a_face_refuse_rolls_showing_it():
 @pytest.mark.parametrize(
     ("text", "reason"),
     [("", "empty move"), ("dance", "not a Fandooble move"), ("roll", "which faces"), ("roll CCXF", "'X' is not a face"),
-     ("steal", "from whom"), ("bank now", "takes nothing")],
+     ("steal", "from whom"), ("bank Lola now", "at most the banker")],
 )
 def test_unreadable_moves_say_why(text, reason):
     with pytest.raises(InvalidMove, match=reason):

@@ -191,7 +191,7 @@ class SessionMachine(RuleBasedStateMachine):
 
     @invariant()
     def live_state_equals_replay_of_the_log(self):
-        rebuilt = replay(fandooble, self.session.initial, self.log.events(self.session.session_id))
+        rebuilt = replay(fandooble.GAME, self.session.initial, self.log.events(self.session.session_id))
         assert rebuilt.state == self.session.state
         assert [p.event_id for p in rebuilt.played] == [p.event_id for p in self.session.played]
 

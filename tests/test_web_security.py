@@ -187,7 +187,7 @@ def test_game_master_actions_ask_for_the_pin(pin_app):
         assert response.status_code == 403, path
         assert response.get_json()["reason"] == "pin"
     assert client.get("/api/session").get_json() == {
-        "csrf": client.environ_base["HTTP_X_CSRF_TOKEN"], "pin_required": True, "unlocked": False}
+        "csrf": client.environ_base["HTTP_X_CSRF_TOKEN"], "pin_required": True, "unlocked": False, "seat": None}
 
 
 def test_the_right_pin_unlocks_this_browser_only(pin_app):

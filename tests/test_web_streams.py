@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import http.client
+import json
 
 import cv2
 import numpy as np
 import pytest
 
 from companion.config import Config
+from web import patch
 from web.streams import BOUNDARY, SlotStream, StreamGate, placeholder_jpeg, state_events
 from tests.test_web_support import (  # noqa: F401  (fixtures)
     Served,
@@ -38,17 +40,41 @@ def test_the_stream_flushes_at_once_then_sends_the_state(client):
     response.close()
 
 
-def test_every_change_is_pushed_to_an_open_stream(client, runtime):
+def _data(chunk: bytes) -> dict:
+    return json.loads(next(line for line in chunk.decode().splitlines() if line.startswith("data: "))[6:])
+
+
+def test_every_change_is_pushed_to_an_open_stream_as_a_patch_of_what_changed(client, runtime):
     start_fandooble(client)
     response = client.get("/api/stream", buffered=False)
     chunks = iter(response.response)
-    next(chunks), next(chunks)  # the comment, the current state
+    next(chunks)  # the comment
+    page = _data(next(chunks))  # the whole state, once
     client.post("/api/move", json={"move": "roll CCGF"})
-    pushed = next(chunks).decode()
-    assert '"loot":3' in pushed and '"roll CCGF"' in pushed
+    pushed = next(chunks)
+    assert b"event: patch" in pushed
+    change = _data(pushed)
+    assert change["from"] == page["version"]
+    page = patch.apply(page, change["ops"])
+    assert page == runtime.snapshot()  # the phone's copy is the companion's state
+    assert page["game"]["state"]["loot"] == 3 and page["game"]["log"][-1]["text"] == "roll CCGF"
     runtime.raise_alert("expected 3 dice, saw 4", source="camera")
-    pushed = next(chunks).decode()
-    assert "expected 3 dice, saw 4" in pushed
+    page = patch.apply(page, _data(next(chunks))["ops"])
+    assert page["alerts"][-1]["text"] == "expected 3 dice, saw 4"
+    response.close()
+
+
+def test_a_health_change_sends_a_few_bytes_not_the_whole_state(client, runtime):
+    start_fandooble(client)
+    for move in ("roll CCGF", "bank", "roll CCCF"):
+        client.post("/api/move", json={"move": move})
+    response = client.get("/api/stream", buffered=False)
+    chunks = iter(response.response)
+    next(chunks)
+    whole = next(chunks)
+    runtime.set_health("camera", "degraded", "restarting the camera")
+    small = next(chunks)
+    assert b"event: patch" in small and len(small) < 300 < len(whole)
     response.close()
 
 

@@ -24,6 +24,7 @@ from companion.errors import (
     EventLogError,
     IllegalMove,
     NothingToUndo,
+    NotYourSeat,
     UnknownSession,
 )
 from web import security
@@ -84,9 +85,10 @@ def create_app(config: Config, runtime, test_config: dict | None = None) -> Flas
     if app.config["TRUSTED_HOSTS"] is not None:
         app.wsgi_app = allow.middleware(app.wsgi_app)
 
-    from web import api, api_campaigns, api_cards, api_dice, api_setup, pages, streams
+    from web import api, api_campaigns, api_cards, api_dice, api_setup, pages, seats, streams
 
-    for blueprint in (pages.bp, api.bp, api_setup.bp, api_cards.bp, api_campaigns.bp, api_dice.bp, streams.bp):
+    for blueprint in (pages.bp, api.bp, api_setup.bp, api_cards.bp, api_campaigns.bp, api_dice.bp, streams.bp,
+                      seats.bp):
         app.register_blueprint(blueprint)
 
     app.before_request(security.check_host)
@@ -150,6 +152,8 @@ def _error_handlers(app: Flask) -> None:
 def _status_for(exc: CompanionError) -> int:
     if isinstance(exc, UnknownSession):
         return 404
+    if isinstance(exc, NotYourSeat):
+        return 403
     if isinstance(exc, (IllegalMove, NothingToUndo)):
         return 409
     if isinstance(exc, EventLogError):

@@ -13,10 +13,11 @@ from companion.errors import IllegalMove
 from web import security
 from web.api_cards import card_options
 from web.api_dice import dice_options
-from web.bodies import json_body, names, options, text
+from web.bodies import json_body, names, options, seat_list, text
 from web.gamelist import available_games
 from web.history import game_series
 from web.runtime_ref import runtime
+from web.seats import entrant, viewer
 from web.security import refuse
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -26,7 +27,7 @@ MAX_LEGAL_SHOWN = 40
 
 
 def _changed(event) -> tuple:
-    return jsonify(event=event.to_json(), state=runtime().snapshot()), 200
+    return jsonify(event=event.to_json(), state=runtime().snapshot(viewer())), 200
 
 
 # -- reading --------------------------------------------------------------------
@@ -34,21 +35,22 @@ def _changed(event) -> tuple:
 
 @bp.get("/state")
 def state():
-    return jsonify(runtime().snapshot())
+    """The state as this phone may see it: its seat's private view, or the shared table view."""
+    return jsonify(runtime().snapshot(viewer()))
 
 
 @bp.get("/session")
 def browser_session():
     """This browser's security token and whether the game master's actions are unlocked."""
     return jsonify(csrf=security.csrf_token(), pin_required=bool(security.configured_pin()),
-                   unlocked=security.is_unlocked())
+                   unlocked=security.is_unlocked(), seat=viewer())
 
 
 @bp.get("/health")
 def health():
     rt = runtime()
     gates = current_app.extensions["companion_stream_gates"]
-    snapshot = rt.snapshot()
+    snapshot = rt.snapshot(viewer())
     return jsonify(
         runtime="ok" if rt.alive else "stopped",
         health=snapshot.get("health", {}),
@@ -77,21 +79,21 @@ def past_games():
 
 @bp.get("/game/legal")
 def legal():
-    """The moves allowed now, in text form, when the game can list them (``moves`` is null otherwise)."""
+    """The moves allowed now that this phone may enter, in text form, when the game can list them
+    (``moves`` is null otherwise); ``end_turn`` is what the "next turn" button would play."""
     session = runtime().session
     if session is None:
         return jsonify(moves=None, count=0, end_turn=None)
     end_turn = _end_turn_move(session)
-    moves = session.rules.legal_moves(session.state)
+    moves = session.legal_moves(viewer())
     if moves is None:
         return jsonify(moves=None, count=0, end_turn=end_turn)
     return jsonify(moves=[m.to_text() for m in moves[:MAX_LEGAL_SHOWN]], count=len(moves), end_turn=end_turn)
 
 
 def _end_turn_move(session) -> str | None:
-    """What the "next turn" button would play now (the game's ``end_turn_move`` hook), if anything."""
-    hook = getattr(session.rules, "end_turn_move", None)
-    move = hook(session.state) if hook is not None and session.outcome() is None else None
+    """What the "next turn" button would play now (the game's end-of-turn move), if anything."""
+    move = session.rules.end_turn_move(session.state) if session.outcome() is None else None
     if move is None or session.why_illegal(move) is not None:
         return None
     return move if isinstance(move, str) else move.to_text()
@@ -100,7 +102,7 @@ def _end_turn_move(session) -> str | None:
 @bp.get("/game/series")
 def series():
     """Each player's numbers after every move in effect (gold, juices, ...), for the charts."""
-    return jsonify(game_series(runtime().session))
+    return jsonify(game_series(runtime().session, viewer()))
 
 
 # -- changing the game -----------------------------------------------------------
@@ -114,7 +116,7 @@ def new_game():
     title = text(data, "title", required=False, max_len=80) or ""
     # The players' card facts and the taught dice come with every new game unless the request says otherwise.
     chosen = {**card_options(game), **dice_options(game), **options(data.get("options"))}
-    started = runtime().new_game(game, players, chosen, title=title)
+    started = runtime().new_game(game, players, chosen, title=title, seats=seat_list(data))
     return jsonify(started), 201
 
 
@@ -129,14 +131,16 @@ def open_game(session_id: str):
 @bp.post("/move")
 def move():
     data = json_body()
-    event = runtime().play(text(data, "move"), source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64))
+    event = runtime().play(text(data, "move"), source=SOURCE, entrant=entrant(),
+                           event_id=text(data, "event_id", required=False, max_len=64))
     return _changed(event)
 
 
 @bp.post("/undo")
 def undo():
     data = json_body()
-    return _changed(runtime().undo(source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64)))
+    return _changed(runtime().undo(source=SOURCE, entrant=entrant(),
+                                   event_id=text(data, "event_id", required=False, max_len=64)))
 
 
 @bp.post("/redo")
@@ -156,7 +160,8 @@ def end_turn():
     if move is None:
         raise IllegalMove(f"{session.current_player() or 'nobody'} cannot end the turn now: "
                           "play the move the game waits for (the turn ends by itself after it)")
-    return _changed(runtime().play(move, source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64)))
+    return _changed(runtime().play(move, source=SOURCE, entrant=entrant(),
+                                   event_id=text(data, "event_id", required=False, max_len=64)))
 
 
 @bp.post("/correct")
@@ -164,7 +169,7 @@ def correct():
     """Replace a misread move (``target`` is its event id) by what really happened."""
     data = json_body()
     event = runtime().correct(text(data, "target", max_len=64), text(data, "move"), source=SOURCE,
-                              event_id=text(data, "event_id", required=False, max_len=64))
+                              entrant=entrant(), event_id=text(data, "event_id", required=False, max_len=64))
     return _changed(event)
 
 
@@ -178,7 +183,7 @@ def resolve_alert(alert_id: str):
     move_text = text(data, "move", required=resolution == "correct")
     if len(alert_id) > 64:
         raise IllegalMove("that alert is already resolved or does not exist")
-    event = runtime().resolve_alert(alert_id, resolution, source=SOURCE, move=move_text,
+    event = runtime().resolve_alert(alert_id, resolution, source=SOURCE, move=move_text, entrant=entrant(),
                                     event_id=text(data, "event_id", required=False, max_len=64))
     return _changed(event)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from web.api_cards import card_overrides
-from web.bodies import json_body, names, text
+from web.bodies import json_body, names, seat_list, text
 from web.runtime_ref import runtime
 from web.security import game_master, refuse
 
@@ -98,11 +98,13 @@ def start_game(campaign_id: str):
     data = json_body()
     players = names(data.get("players"))
     start = text(data, "start", required=False, max_len=40)
+    seats = seat_list(data)
     campaign = _campaign(campaign_id)
     facts = card_overrides()
 
     def begin() -> str:
-        return campaign.start_game(players, start=start, card_facts=facts or None, source=SOURCE).session_id
+        return campaign.start_game(players, start=start, card_facts=facts or None, source=SOURCE,
+                                   seats=seats).session_id
 
     game = runtime().open_game(_on_runtime(begin))  # then the table plays it (camera, buttons, pages)
     campaign.refresh()

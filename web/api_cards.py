@@ -37,7 +37,7 @@ def _tables() -> dict[str, object]:
 
     tables = {}
     for game in available_games():
-        table = getattr(games.get(game["name"]), "CARDS", None)
+        table = games.get(game["name"]).CARDS
         if table is not None:
             tables[game["name"]] = table
     return tables
@@ -120,7 +120,7 @@ def card_options(game: str) -> dict[str, str]:
     from companion.carddata import CardData
 
     path = getattr(runtime().log, "path", ":memory:")
-    if path == ":memory:" or getattr(games.get(game), "CARDS", None) is None:
+    if path == ":memory:" or games.get(game).CARDS is None:
         return {}
     return CardData(Path(path).parent, game).options()
 

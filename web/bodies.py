@@ -67,3 +67,14 @@ def options(value: Any, key: str = "options") -> dict[str, str]:
             refuse(400, f"option '{k[:40]}' must be a short text or number", "bad_field", field=key)
         result[k] = str(v)
     return result
+
+
+def seat_list(data: dict) -> list[int] | None:
+    """``seats``: the table's seats (1-6) the players sit at, in player order; None when not given."""
+    seats = data.get("seats")
+    if seats is None:
+        return None
+    if not (isinstance(seats, list) and len(seats) <= 6
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in seats)):
+        refuse(400, "'seats' must be a list of seat numbers 1 to 6, one per player", "bad_field", field="seats")
+    return seats

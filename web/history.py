@@ -11,20 +11,22 @@ from typing import Any
 MAX_POINTS = 2000
 
 
-def game_series(session: Any) -> dict:
+def game_series(session: Any, viewer: str | None = None) -> dict:
     """``{"players": [...], "fields": [...], "points": [{"index", "text", "source", "values"}]}``.
 
     ``values`` maps each player to their numeric fields (``{"Lola": {"stash": 12}}``);
-    point 0 is the start of the game.
+    point 0 is the start of the game. Built for ``viewer`` (None: the shared table view):
+    the states as they may see them, someone else's secret moves in their public words.
     """
     if session is None:
         return {"game": None, "players": [], "fields": [], "points": []}
     rules = session.rules
     played = session.played[-MAX_POINTS:]
-    points = [_point(0, "start", "", rules.to_json(session.initial))]
+    points = [_point(0, "start", "", rules.player_view(session.initial, viewer))]
     first = len(session.played) - len(played)
     for offset, step in enumerate(played, start=first + 1):
-        points.append(_point(offset, step.text, step.source, rules.to_json(step.after)))
+        points.append(_point(offset, session.text_for(step, viewer), step.source,
+                             rules.player_view(step.after, viewer)))
     fields = sorted({f for p in points for values in p["values"].values() for f in values})
     return {"game": session.game, "players": list(session.players), "fields": fields, "points": points}
 

@@ -1,37 +1,37 @@
 """The pages people open on their phones. Each is a template plus one script; the data comes from the
-runtime's snapshot (embedded for the first paint, then kept live by the event stream)."""
+runtime's snapshot for this phone's viewer (embedded for the first paint, then kept live by the event
+stream). Every game with a template of its own (``templates/<name>.html``) gets a page and a tab."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, abort, render_template
 
 from web import security
-from web.gamelist import available_games
+from web.gamelist import available_games, has_page
 from web.runtime_ref import runtime
+from web.seats import viewer
 
 bp = Blueprint("pages", __name__)
 
-# (endpoint, path, label): the navigation, in the order a game night uses it.
-PAGES = (
-    ("table", "/", "Table"),
-    ("fable", "/fable", "Fabled Fruit"),
-    ("fandooble", "/fandooble", "Fandooble"),
-    ("campaigns", "/campaigns", "Campaigns"),
-    ("cards", "/cards", "Cards"),
-    ("setup", "/setup", "Setup"),
-)
+
+def _pages(games: list[dict]) -> list[tuple[str, str, str]]:
+    """(endpoint, path, label): the navigation, in the order a game night uses it."""
+    return ([("table", "/", "Table")]
+            + [(g["name"], g["page"], g["title"]) for g in games if g["page"]]
+            + [("campaigns", "/campaigns", "Campaigns"), ("cards", "/cards", "Cards"), ("setup", "/setup", "Setup")])
 
 
-def _page(name: str, title: str, **extra):
+def _page(name: str, title: str, template: str | None = None, **extra):
+    games = available_games()
     return render_template(
-        f"{name}.html",
+        template or f"{name}.html",
         page=name,
         title=title,
-        pages=PAGES,
-        snapshot=runtime().snapshot(),
+        pages=_pages(games),
+        snapshot=runtime().snapshot(viewer()),
         csrf=security.csrf_token(),
         pin_required=bool(security.configured_pin()),
-        games=available_games(),
+        games=games,
         **extra,
     )
 
@@ -39,16 +39,6 @@ def _page(name: str, title: str, **extra):
 @bp.get("/")
 def table():
     return _page("table", "Table")
-
-
-@bp.get("/fandooble")
-def fandooble():
-    return _page("fandooble", "Fandooble")
-
-
-@bp.get("/fable")
-def fable():
-    return _page("fable", "Fabled Fruit")
 
 
 @bp.get("/campaigns")
@@ -64,3 +54,12 @@ def cards():
 @bp.get("/setup")
 def setup():
     return _page("setup", "Setup")
+
+
+@bp.get("/<name>")
+def game_page(name: str):
+    """A game's own page (``/fable``, ``/fandooble``, ...)."""
+    game = next((g for g in available_games() if g["name"] == name and has_page(name)), None)
+    if game is None:
+        abort(404)
+    return _page(name, game["title"])

@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 
 from flask import Blueprint, Response, current_app, request
 
+from web import patch, seats
 from web.runtime_ref import runtime
 from web.security import refuse
 
@@ -117,48 +118,82 @@ def _timing() -> tuple[float, float]:
 
 
 class SnapshotEncoder:
-    """Encodes each published snapshot once, however many streams send it."""
+    """Encodes each viewer's snapshots once, however many streams send them: the whole state as
+    JSON, and the patch from the version before (:mod:`web.patch`)."""
+
+    KEEP = 64  # encoded texts kept (a few versions of at most seven viewers)
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._version = None
-        self._text = ""
+        self._texts: dict[tuple, str] = {}
+
+    def _cached(self, key: tuple, make: Callable[[], str]) -> str:
+        with self._lock:
+            text = self._texts.get(key)
+        if text is None:
+            text = make()
+            with self._lock:
+                self._texts[key] = text
+                while len(self._texts) > self.KEEP:
+                    self._texts.pop(next(iter(self._texts)))
+        return text
 
     def encode(self, snapshot: dict) -> str:
-        with self._lock:
-            if snapshot.get("version") != self._version:
-                self._text = json.dumps(snapshot, separators=(",", ":"), ensure_ascii=False)
-                self._version = snapshot.get("version")
-            return self._text
+        """The whole snapshot as JSON."""
+        return self._cached(("full", snapshot.get("viewer"), snapshot.get("version")),
+                            lambda: _dumps(snapshot))
+
+    def encode_patch(self, old: dict, new: dict) -> str:
+        """What changed from ``old`` to ``new`` (same viewer) as JSON: ``{"from", "version", "ops"}``."""
+        key = ("patch", new.get("viewer"), old.get("version"), new.get("version"))
+        return self._cached(key, lambda: _dumps({"from": old.get("version"), "version": new.get("version"),
+                                                 "ops": patch.diff(old, new)}))
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def state_events(rt, encoder: SnapshotEncoder, heartbeat_s: float, max_life_s: float,
-                 clock: Callable[[], float] = time.monotonic) -> Iterator[bytes]:
-    """The SSE body: a comment at once (flushes the headers), the current state, then every change.
+                 clock: Callable[[], float] = time.monotonic, viewer: Callable[[], str | None] = lambda: None
+                 ) -> Iterator[bytes]:
+    """The SSE body: a comment at once (flushes the headers), the whole state, then each change as a
+    ``patch`` event (what changed since the version before; ``id:`` carries the version).
 
-    A client that reconnects gets the current state first, so it catches up with
-    whatever it missed; ``id:`` carries the snapshot version.
+    ``viewer()`` says whose view this stream carries now (a seat's player or None); when it
+    changes (a seat released) the whole state is sent again. A client that reconnects gets
+    the whole state first, so it catches up with whatever it missed.
     """
     yield f": connected\nretry: {RETRY_MS}\n\n".encode()
     started = clock()
-    last = -1
+    sent: dict | None = None
     while clock() - started < max_life_s:
         wait = min(heartbeat_s, max(0.0, max_life_s - (clock() - started)))
-        snapshot = rt.wait_for_change(last, wait) if last >= 0 else rt.snapshot()
+        who = viewer()
+        if sent is None:
+            snapshot = rt.snapshot(who)
+        else:
+            snapshot = rt.wait_for_change(sent.get("version", 0), wait, viewer=viewer())
         if snapshot is None:
             yield b": keepalive\n\n"
             continue
-        last = snapshot.get("version", 0)
-        yield f"id: {last}\nevent: state\ndata: {encoder.encode(snapshot)}\n\n".encode()
+        version = snapshot.get("version", 0)
+        if sent is None or sent.get("viewer") != snapshot.get("viewer") or sent.get("game") is None \
+                or snapshot.get("game") is None or sent["game"].get("session_id") != snapshot["game"].get("session_id"):
+            yield f"id: {version}\nevent: state\ndata: {encoder.encode(snapshot)}\n\n".encode()
+        else:
+            yield f"id: {version}\nevent: patch\ndata: {encoder.encode_patch(sent, snapshot)}\n\n".encode()
+        sent = snapshot
     yield b"event: bye\ndata: {}\n\n"
 
 
 @bp.get("/stream")
 def stream():
-    """Server-sent events: one ``state`` event per change (the whole snapshot)."""
+    """Server-sent events for this phone's view: the whole state, then a ``patch`` event per change."""
     gate = _enter_or_refuse("events", "live connections")
     heartbeat, life = _timing()
-    body = state_events(runtime(), current_app.extensions["companion_snapshot_encoder"], heartbeat, life)
+    body = state_events(runtime(), current_app.extensions["companion_snapshot_encoder"], heartbeat, life,
+                        viewer=seats.holder_check())
     return Response(
         SlotStream(body, gate),
         mimetype="text/event-stream",

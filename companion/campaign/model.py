@@ -264,7 +264,7 @@ def _check_layout(s: CampaignState, record: SessionRecord, e: Event) -> None:
 
 def game_state(log: EventLog, record: SessionRecord, through_seq: int | None = None):
     """A game's state after its events up to ``through_seq`` (all of them when None)."""
-    rules = fable
+    rules = fable.GAME
     start = start_of(record)
     events = log.events(record.session_id)
     if through_seq is not None:

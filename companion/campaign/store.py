@@ -119,12 +119,14 @@ class Campaign:
         card_facts: Mapping[str, Mapping[str, Any]] | None = None,
         deal: str | None = None,
         source: str = "cli",
+        seats: Any = None,
     ) -> Session:
         """Set up the next game from the campaign's cards and return its session.
 
         ``card_facts`` are the players' location entries (``CardData.overrides()``): with the
         shipped facts, pinned in the game's options so it replays with them. ``deal`` names dealt fruits (simulations).
         The start player is the loser of the last game unless ``start`` says otherwise.
+        ``seats`` are the table's seats (1-6) the players sit at, in player order.
         """
         self._record_finish_if_over(source)
         s = self.state
@@ -153,7 +155,8 @@ class Campaign:
         if deal:
             options["deal"] = deal
         number = len(s.games) + 1
-        session = Session.create(self.log, GAME, players, options, parent_id=self.campaign_id, title=f"{s.title}: game {number}")
+        session = Session.create(self.log, GAME, players, options, seats=seats, parent_id=self.campaign_id,
+                                 title=f"{s.title}: game {number}")
         self._append(
             STARTED,
             f"game {number} started: {', '.join(players)}; {start} starts",

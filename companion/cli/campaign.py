@@ -57,6 +57,7 @@ def register(sub) -> None:
     v = verb("game", "start the campaign's next game from its cards", _game)
     v.add_argument("--players", required=True, help="players in seat order (clockwise), separated by commas")
     v.add_argument("--start", help="the start player (default: the loser of the last game)")
+    v.add_argument("--seats", help="the table's seats (1-6) the players sit at, in player order, e.g. 1,3,5")
     verb("finish", "record the end of the game being played (done by itself when the dashboard plays it)", _finish)
     v = verb("abandon", "stop the game being played without a result (its juices still leave the deck)", _abandon)
     v.add_argument("--reason", default="", help="why, for the history")
@@ -118,7 +119,8 @@ def _show(args) -> int:
 def _game(args) -> int:
     with open_log(args) as log:
         campaign = Campaign.find(log, args.campaign)
-        session = campaign.start_game(parse_players(args.players), start=args.start, card_facts=_facts(args))
+        session = campaign.start_game(parse_players(args.players), start=args.start, card_facts=_facts(args),
+                                      seats=args.seats)
         state = session.state
         print(f"Game {len(campaign.state.games)} of '{campaign.title}': {', '.join(state.players)}; "
               f"{state.players[state.start]} starts.")

@@ -24,6 +24,8 @@ def register(sub) -> None:
     )
     p.add_argument("game", help=f"the game: {', '.join(games.names())}")
     p.add_argument("--players", help="player names in seat order, separated by commas")
+    p.add_argument("--seats", help="the table's seats (1-6) the players sit at, in player order, e.g. 1,3,5 "
+                                   "(default: seats 1, 2, 3, ...)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--db", help="store the game in this event log so it can be resumed")
     p.add_argument("--session", help="continue this stored game (with --db) instead of starting one")
@@ -43,12 +45,12 @@ def run(args) -> int:
                 raise SetupError(f"session {args.session} is a game of {session.game}, not {rules.NAME}")
         else:
             options = parse_options(args.option)
-            if getattr(rules, "CARDS", None) is not None:
+            if rules.CARDS is not None:
                 from companion.carddata import CardData
 
                 # The card facts players entered (prices, actions) reach the game; --option still wins.
                 options = {**CardData(data_dir(args), rules.NAME).options(), **options}
-            session = Session.create(log, rules.NAME, parse_players(args.players), options)
+            session = Session.create(log, rules.NAME, parse_players(args.players), options, seats=args.seats)
         status = 0
         for number, line in numbered_lines(sys.stdin):
             try:

@@ -1,82 +1,262 @@
-"""The rules-engine contract every game follows, and the registry of games.
+"""The rules-engine contract every game follows, and the registry that discovers the games.
 
 Each game is a pure package ``companion/games/<name>/`` that imports only the
-standard library and its own data. It exposes these module-level names:
+standard library, this module and its own data. It exposes ``GAME``: an instance
+of a :class:`Game` subclass. That object is the one interface the generic code
+(session, runtime, referees, web, LEDs, buttons, command line) talks to; the
+generic code never names a game and never looks for optional hooks.
 
-``NAME`` / ``TITLE``
-    The id used on the command line and in the event log, and the name people read.
-``State``
-    A frozen dataclass; everything the game knows. Never mutated.
-Move kinds
-    Small frozen dataclasses, each with ``to_text()`` giving one line such as
-    ``roll CCGF``; ``parse_move(text)`` turns that line back into the move or
-    raises :class:`~companion.errors.InvalidMove` saying why it cannot be read.
-``setup(players, options) -> State``
-    ``players`` are names in seat order; ``options`` maps option names to text
-    (as typed after ``--option``). Raises :class:`~companion.errors.SetupError`.
-``why_illegal(state, move) -> str | None``
-    ``None`` when the move is allowed now, else the reason in a player's words.
-``apply(state, move) -> State``
-    Always validates (raises :class:`~companion.errors.IllegalMove` with the
-    reason of ``why_illegal``), then returns the new state.
-``legal_moves(state) -> list | None``
-    The moves allowed now where they can be listed (chance moves listed by
-    kind, e.g. every possible roll); ``None`` where they cannot.
-``outcome(state) -> Outcome | None``
-    ``None`` while the game runs.
-``current_player(state) -> str | None``
-    Whose decision the game waits for (``None`` when it is over).
-``player_view(state, player) -> dict``
-    The JSON state with what ``player`` may not see removed.
-``random_chance(state, rng) -> move | None``
-    For simulation: the next chance move (a roll with its faces, a drawn card)
-    sampled with ``rng``. Chance is always part of a move, so replaying a log
-    never needs a random generator.
-``to_json(state) -> dict``
-    The state as JSON-ready data: what ``companion play`` prints and the
-    dashboard shows.
+The interface in short (each method is documented on :class:`Game`):
+
+* identity and data: ``NAME``, ``TITLE``, ``OPTIONS``, ``PLAYERS``, ``CARDS``,
+  ``CAMERA``, ``SIGNALS``, ``COOPERATIVE``;
+* rules: ``setup``, ``parse_move``, ``why_illegal``, ``apply`` (always validates),
+  ``outcome``, ``legal_moves``, ``random_chance``;
+* who acts: ``to_act`` (everyone the game waits for now: several during a
+  simultaneous step, none while it waits for chance or the table), ``mover``
+  (whose move a move is), ``deciding`` (who must make a choice rather than a
+  physical action: their seat LEDs pulse), ``current_player`` (one-actor games);
+* what each viewer sees: ``player_view(state, viewer)`` (``viewer=None`` is the
+  shared table screen), ``public_text`` (the log line others see for a secret
+  move), ``scramble_secrets`` (what the generic leak checker varies);
+* the table's hardware: ``end_turn_move`` (the "next turn" button),
+  ``seat_choice_move`` (a seat button pressed while someone decides),
+  ``signal`` (a named event the LEDs and buzzer react to, e.g. a bust).
+
+Every move names the player who makes it (``move.player``), or the engine knows
+it from the state (whose turn it is); a move by a player the game is not waiting
+for is refused with a reason. Chance (dice faces, a drawn card) is part of a
+move, so replaying a log never needs a random generator.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import pkgutil
+import random
+import threading
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Mapping
+from typing import Any, Iterable, Mapping
 
-from companion.errors import SetupError
-
-# Module paths are imported on first use so the command line starts fast on a Pi.
-_GAMES = {
-    "fandooble": "companion.games.fandooble",
-    "fable": "companion.games.fable",
-}
+from companion.errors import IllegalMove, SetupError
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: who won (ties share the win) and why, in words."""
+    """How a game ended: who won (ties share the win; everyone in a cooperative win) and why, in words.
+
+    A cooperative game that is lost has no winners and ``lost=True``.
+    """
 
     winners: tuple[str, ...]
     reason: str
+    lost: bool = False
+
+
+@dataclass(frozen=True)
+class Signal:
+    """Something that just happened that the table should notice (a bust, a wipe), and to whom."""
+
+    name: str
+    players: tuple[str, ...] = ()
+
+
+class Game:
+    """One game's rules behind the interface the generic code uses. Subclass it once per game package.
+
+    Class attributes:
+
+    ``NAME`` / ``TITLE``
+        The id used on the command line and in the event log, and the name people read.
+    ``OPTIONS``
+        The option names ``setup`` understands (typed after ``--option``).
+    ``PLAYERS``
+        The smallest and largest number of players, e.g. ``(2, 6)``.
+    ``CARDS``
+        The card-fact table players fill in from their own cards (the Cards page and
+        ``companion cards``), or None. It offers ``defaults()``, ``check_key(key)``,
+        ``parse_field(field, text)``, ``check_field(field, value)``, ``merged(overrides)``
+        and ``to_option(overrides)``; ``OPTION`` names the setup option that carries the facts.
+    ``CAMERA``
+        What the camera reads for this game: ``"cards"`` (tagged cards), ``"dice"`` (dice in
+        the tray) or None (played on the dashboard).
+    ``SIGNALS``
+        Each signal name this game raises, mapped to the LED pattern that shows it (a name
+        from :data:`companion.leds.PATTERNS`), e.g. ``{"bust": "setback", "wipe": "disaster"}``.
+    ``COOPERATIVE``
+        True when everyone wins or loses together (the pages say "you all won").
+    """
+
+    NAME: str = ""
+    TITLE: str = ""
+    OPTIONS: frozenset[str] = frozenset()
+    PLAYERS: tuple[int, int] = (2, 6)
+    CARDS: Any = None
+    CAMERA: str | None = None
+    SIGNALS: Mapping[str, str] = {}
+    COOPERATIVE: bool = False
+
+    # -- the rules (every game implements these) -----------------------------------
+
+    def setup(self, players: Iterable[str], options: Mapping[str, str] | None = None) -> Any:
+        """A new game's state; ``players`` in seat order. Raises :class:`SetupError` saying why not."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> Any:
+        """The move written as ``text`` (one line), or :class:`~companion.errors.InvalidMove` saying why not."""
+        raise NotImplementedError
+
+    def why_illegal(self, state: Any, move: Any) -> str | None:
+        """None when ``move`` is allowed now, else the reason in a player's words."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, move: Any) -> Any:
+        """The state after ``move``. Always validates: raises :class:`IllegalMove` with the reason."""
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """None while the game runs."""
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> tuple[str, ...]:
+        """Everyone the game waits for now, in seat order; empty when it waits for chance or is over."""
+        raise NotImplementedError
+
+    def to_json(self, state: Any) -> dict:
+        """The whole state as JSON-ready data (``companion play`` prints it). Never sent to a device as is."""
+        raise NotImplementedError
+
+    def player_view(self, state: Any, viewer: str | None) -> dict:
+        """The JSON state as ``viewer`` may see it; ``None`` is the shared table screen."""
+        raise NotImplementedError
+
+    # -- what most games leave as it is ---------------------------------------------
+
+    def current_player(self, state: Any) -> str | None:
+        """The one player the game waits for, or None (nobody, or several at once)."""
+        acting = self.to_act(state)
+        return acting[0] if len(acting) == 1 else None
+
+    def mover(self, state: Any, move: Any) -> str | None:
+        """The player on whose behalf ``move`` is made in ``state``; None for a move of the table
+        (chance read by the camera, a card drawn from the deck) that any phone may enter."""
+        named = getattr(move, "player", None)
+        return named if named else self.current_player(state)
+
+    def deciding(self, state: Any) -> tuple[str, ...]:
+        """Players whose choice (not a physical action) the game waits for: their seat LEDs pulse."""
+        return ()
+
+    def legal_moves(self, state: Any) -> list | None:
+        """The moves allowed now where they can be listed; None where they cannot."""
+        return None
+
+    def random_chance(self, state: Any, rng: random.Random) -> Any:
+        """For simulation: the next chance move sampled with ``rng``, or None when none is due."""
+        return None
+
+    def end_turn_move(self, state: Any) -> Any:
+        """What the "next turn" button plays now, or None."""
+        return None
+
+    def seat_choice_move(self, state: Any, chooser: str, chosen: str) -> Any:
+        """What pressing ``chosen``'s seat button plays while ``chooser`` decides, or None."""
+        return None
+
+    def signal(self, before: Any, after: Any, move: Any) -> Signal | None:
+        """The signal ``move`` raised (one of ``SIGNALS``), or None."""
+        return None
+
+    def public_text(self, move: Any, after: Any, now: Any) -> str | None:
+        """The log line everyone but the mover sees for a secret ``move``; None when its own text is public.
+
+        ``after`` is the state right after the move, ``now`` the current state: a secret move
+        returns None once the game has revealed it.
+        """
+        return None
+
+    def scramble_secrets(self, state: Any, viewer: str | None, rng: random.Random) -> Any:
+        """``state`` with everything ``viewer`` may not see drawn again at random (what is private to
+        other players, hidden decks). A game without secrets returns ``state``. The leak checker
+        asserts that ``player_view`` cannot tell the difference."""
+        return state
+
+    # -- built on the above ------------------------------------------------------
+
+    def check_mover(self, state: Any, move: Any) -> str | None:
+        """Why the player who makes ``move`` may not act now (they are not in ``to_act``), or None."""
+        who = getattr(move, "player", None)
+        if not who:
+            return None
+        acting = self.to_act(state)
+        if who in acting:
+            return None
+        if not acting:
+            return f"{who} cannot play now: the game is not waiting for a player"
+        return f"{who} cannot play now: the game waits for {_and(acting)}"
+
+    def __repr__(self) -> str:
+        return f"<game {self.NAME}>"
+
+
+def _and(names: Iterable[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# -- the registry -----------------------------------------------------------------
+
+_lock = threading.Lock()
+_found: dict[str, Game] | None = None
+_extra: dict[str, Game] = {}
+
+
+def _discover() -> dict[str, Game]:
+    """Every package under ``companion/games`` that exposes ``GAME``, by name (imported once)."""
+    global _found
+    with _lock:
+        if _found is None:
+            found = {}
+            for info in pkgutil.iter_modules(__path__):
+                if not info.ispkg:
+                    continue
+                module = importlib.import_module(f"{__name__}.{info.name}")
+                game = getattr(module, "GAME", None)
+                if isinstance(game, Game):
+                    found[game.NAME] = game
+            _found = found
+        return {**_found, **_extra}
+
+
+def register(game: Game) -> None:
+    """Make ``game`` known beside the discovered ones (tests register toy games this way)."""
+    with _lock:
+        _extra[game.NAME] = game
+
+
+def unregister(name: str) -> None:
+    with _lock:
+        _extra.pop(name, None)
 
 
 def names() -> list[str]:
-    """The games the companion knows, whether or not their package is installed yet."""
-    return sorted(name for name in _GAMES if _importable(name))
+    """The games the companion knows."""
+    return sorted(_discover())
 
 
-def _importable(name: str) -> bool:
-    return importlib.util.find_spec(_GAMES[name]) is not None
+def all_games() -> list[Game]:
+    return [get(name) for name in names()]
 
 
-def get(name: str) -> ModuleType:
-    """The rules module of game ``name``; raises :class:`SetupError` for an unknown game."""
-    if name not in _GAMES or not _importable(name):
-        known = ", ".join(names())
-        raise SetupError(f"unknown game '{name}': the companion knows {known}")
-    return importlib.import_module(_GAMES[name])
+def get(name: str) -> Game:
+    """The rules of game ``name``; raises :class:`SetupError` for an unknown game."""
+    game = _discover().get(name)
+    if game is None:
+        raise SetupError(f"unknown game '{name}': the companion knows {', '.join(names())}")
+    return game
+
+
+# -- helpers the engines share ----------------------------------------------------
 
 
 def int_option(options: Mapping[str, str], key: str, default: int, *, minimum: int = 0) -> int:
@@ -108,10 +288,17 @@ def check_players(players, *, minimum: int, maximum: int, game: str) -> tuple[st
     return players
 
 
-def unknown_options(options: Mapping[str, str], known: set[str], game: str) -> None:
+def unknown_options(options: Mapping[str, str], known: Iterable[str], game: str) -> None:
     """Refuse options the game does not have, so a typo is not silently ignored."""
-    extra = sorted(set(options) - known)
+    extra = sorted(set(options) - set(known))
     if extra:
         raise SetupError(
             f"{game} has no option {', '.join(extra)}; its options are {', '.join(sorted(known)) or 'none'}"
         )
+
+
+def validated(game: Game, state: Any, move: Any) -> None:
+    """Raise :class:`IllegalMove` naming the move and the reason when ``move`` is not allowed."""
+    reason = game.why_illegal(state, move)
+    if reason is not None:
+        raise IllegalMove(reason)

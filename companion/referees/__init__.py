@@ -48,15 +48,12 @@ class Referee(Protocol):
         """Verdicts for a new stable observation of the table."""
 
 
-_REFEREES = {
-    "fable": "companion.referees.fable",
-    "fandooble": "companion.referees.fandooble",
-}
-
-
 def for_game(game: str, **kwargs) -> Referee | None:
-    """A new referee for ``game``, or None when the game has none (it is played on the dashboard)."""
-    module_name = _REFEREES.get(game)
-    if module_name is None or importlib.util.find_spec(module_name) is None:
+    """A new referee for ``game`` (the module ``companion.referees.<game>``, found by name), or None
+    when the game has none: it is played on the dashboard."""
+    if not game.isidentifier():
+        return None
+    module_name = f"{__name__}.{game}"
+    if importlib.util.find_spec(module_name) is None:
         return None
     return importlib.import_module(module_name).make_referee(**kwargs)

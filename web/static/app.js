@@ -8,6 +8,10 @@ const TC = (() => {
   const listeners = [];
   let snapshot = JSON.parse(document.getElementById("initial").textContent);
   let csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const gamesNode = document.getElementById("games");
+  // The games the companion knows ({name, title, page, ...}): pages never keep their own list.
+  const games = gamesNode ? JSON.parse(gamesNode.textContent) : [];
+  const gameInfo = (name) => games.find((g) => g.name === name) || { name, title: name, page: null };
 
   // -- DOM helpers (text is always set as text: names typed by players can never become markup) --
   function build(node, attrs, children) {
@@ -49,6 +53,27 @@ const TC = (() => {
       try { fn(snap); } catch (err) { console.error(err); }
     }
   }
+  // A patch from the event stream (web/patch.py): set, del and splice operations on paths.
+  function applyPatch(doc, ops) {
+    const copy = structuredClone(doc);
+    let root = copy;
+    for (const op of ops) {
+      const [kind, path] = op;
+      if (!path.length) {
+        if (kind === "set") root = structuredClone(op[2]);
+        else if (kind === "splice") root = root.slice(op[2]).concat(op[3]);
+        continue;
+      }
+      let parent = root;
+      for (const key of path.slice(0, -1)) parent = parent[key];
+      const last = path[path.length - 1];
+      if (kind === "set") parent[last] = op[2];
+      else if (kind === "del") delete parent[last];
+      else if (kind === "splice") parent[last] = parent[last].slice(op[2]).concat(op[3]);
+    }
+    return root;
+  }
+
   function onState(fn) {
     listeners.push(fn);
     try { fn(snapshot); } catch (err) { console.error(err); }
@@ -165,6 +190,17 @@ const TC = (() => {
       // The first state after (re)connecting is the catch-up: take it even if the companion restarted.
       publish(JSON.parse(ev.data), fresh);
       fresh = false;
+    });
+    source.addEventListener("patch", (ev) => {
+      const change = JSON.parse(ev.data);
+      if (snapshot && snapshot.version >= change.version) return;  // an answer already brought it
+      if (!snapshot || snapshot.version !== change.from) {
+        // This page's copy is not the one the patch starts from (an answer overtook the stream):
+        // ask for the whole state again.
+        poll();
+        return;
+      }
+      publish(applyPatch(snapshot, change.ops), true);
     });
     source.addEventListener("bye", () => { source.close(); setTimeout(connect, 100); });
     source.addEventListener("error", () => {
@@ -319,5 +355,6 @@ const TC = (() => {
   document.addEventListener("DOMContentLoaded", start);
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
-           lineChart, barChart, legend, percent, clock, get snapshot() { return snapshot; }, PALETTE };
+           lineChart, barChart, legend, percent, clock, get snapshot() { return snapshot; }, PALETTE,
+           games, gameInfo, applyPatch };
 })();

@@ -19,22 +19,21 @@
     const body = { game: $("game-name").value, players, options };
     const started = await startGame(body);
     if (started) {
-      say(`${started.game === "fable" ? "Fabled Fruit" : "The game"} has started: ${players.join(", ")}.`);
-      const pages = { fable: "/fable", fandooble: "/fandooble" };
-      setTimeout(() => { window.location.href = pages[started.game] || "/"; }, 600);
+      say(`${TC.gameInfo(started.game).title} has started: ${players.join(", ")}.`);
+      setTimeout(() => { window.location.href = TC.gameInfo(started.game).page || "/"; }, 600);
     }
   });
   // A Fabled Fruit game belongs to the campaign whose cards are on the table (or is a one-off first game).
   async function startGame(body) {
-    const campaign = body.game === "fable" ? $("campaign").value : "";
+    const campaign = TC.gameInfo(body.game).campaigns ? $("campaign").value : "";
     if (!campaign) return act("/api/games", body);
     const done = await act(`/api/campaigns/${encodeURIComponent(campaign)}/games`, { players: body.players });
     return done ? done.game : null;
   }
   async function showCampaigns() {
-    const fable = $("game-name").value === "fable";
-    $("campaign-choice").hidden = !fable;
-    if (!fable) return;
+    const legacy = Boolean(TC.gameInfo($("game-name").value).campaigns);
+    $("campaign-choice").hidden = !legacy;
+    if (!legacy) return;
     const campaigns = await getJSON("/api/campaigns");
     $("campaign").replaceChildren(
       el("option", { value: "", text: "none: a one-off first game" }),

@@ -2,7 +2,7 @@
 "use strict";
 (() => {
   const { el, $, act, getJSON, onState, newEventId } = TC;
-  const GAME_PAGES = { fable: "/fable", fandooble: "/fandooble" };
+
 
   function render(snap) {
     const game = snap.game;
@@ -12,8 +12,8 @@
     const outcome = $("outcome");
     outcome.hidden = !(game && game.outcome);
     if (game && game.outcome) outcome.textContent = `${game.outcome.winners.join(" and ")} won: ${game.outcome.reason}`;
-    $("game-link").replaceChildren(game && GAME_PAGES[game.game]
-      ? el("a", { href: GAME_PAGES[game.game], text: `Open the ${titleOf(game.game)} page →` }) : "");
+    const page = game ? TC.gameInfo(game.game).page : null;
+    $("game-link").replaceChildren(page ? el("a", { href: page, text: `Open the ${titleOf(game.game)} page →` }) : "");
     renderPlayers(state);
     renderLeds(snap.leds, state);
     renderHealth(snap.health || {});
@@ -22,10 +22,7 @@
     refreshQuickMoves(game);
   }
 
-  function titleOf(name) {
-    const known = { fable: "Fabled Fruit", fandooble: "Fandooble" };
-    return known[name] || name;
-  }
+  const titleOf = (name) => TC.gameInfo(name).title;
 
   function renderPlayers(state) {
     const box = $("players");

@@ -57,11 +57,12 @@ from .sim import legal_moves, play_random_game, random_chance, random_deal, rand
 from .state import Stack, State
 from .view import components_needed, player_view, to_json
 from . import cardtable as CARDS
+from .game import GAME, FabledFruit
 
 __all__ = [
     "NAME", "TITLE", "OPTIONS", "CARDS", "State", "Stack", "Card", "Location", "Price", "Table", "FruitList",
     "Fruits", "Move", "MoveAnimal", "Buy", "Action", "Clause", "Draw", "Pass", "Payment", "parse_move",
     "parse_card", "parse_cards", "format_cards", "setup", "why_illegal", "apply", "legal_moves", "outcome",
     "current_player", "player_view", "random_chance", "random_move", "random_deal", "play_random_game",
-    "to_json", "check_names", "session_scores", "losers", "accounting_problems", "components_needed",
+    "to_json", "GAME", "FabledFruit", "check_names", "session_scores", "losers", "accounting_problems", "components_needed",
 ]

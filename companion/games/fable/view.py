@@ -82,10 +82,11 @@ def to_json(state: State) -> dict:
     }
 
 
-def player_view(state: State, player: str) -> dict:
-    """The JSON state as ``player`` may see it: other hands and the fruit stack show counts only."""
+def player_view(state: State, player: str | None) -> dict:
+    """The JSON state as ``player`` may see it (None: the shared table screen): other hands and the
+    fruit stack show counts only."""
     view = to_json(state)
-    me = state.seat(player)
+    me = state.seat(player) if player is not None else None
     for i, entry in enumerate(view["players"]):
         if i != me:
             entry["hand"] = {"unknown": entry["fruits"]}

@@ -26,9 +26,10 @@ from .rules import (
     why_illegal,
 )
 from .state import Dice, State
+from .game import GAME, Fandooble
 
 __all__ = [
     "NAME", "TITLE", "OPTIONS", "State", "Dice", "Move", "Roll", "Steal", "Bank", "parse_move",
     "setup", "why_illegal", "apply", "legal_moves", "outcome", "current_player", "player_view",
-    "random_chance", "to_json", "awaiting_decision", "end_turn_move", "seat_choice_move",
+    "random_chance", "to_json", "awaiting_decision", "end_turn_move", "seat_choice_move", "GAME", "Fandooble",
 ]

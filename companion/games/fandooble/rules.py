@@ -88,6 +88,11 @@ def why_illegal(state: State, move: Move) -> str | None:
         result = outcome(state)
         return f"the game is over: {' and '.join(result.winners)} won"
     who = state.player
+    named = getattr(move, "player", None)
+    if named is not None and named.casefold() != who.casefold():
+        if state.seat(named) is None:
+            return f"nobody called '{named}' is playing ({', '.join(state.players)} are)"
+        return f"it is {who}'s turn, not {named}'s"
     if isinstance(move, Roll):
         if state.pending_steals:
             return f"{who} must first choose whom the Fandooble steals from (steal NAME)"
