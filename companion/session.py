@@ -193,13 +193,14 @@ class Session:
         """Validate ``move`` (text or object), append it durably, then publish it.
 
         Raises InvalidMove or IllegalMove, and then nothing is written. A known
-        ``event_id`` is a no-op that returns the stored event. ``payload`` keeps the
-        evidence with the move (what the camera saw, with what confidence).
+        ``event_id`` sent with the same move is a no-op that returns the stored event;
+        with another move it is refused (:class:`~companion.errors.EventConflict`).
+        ``payload`` keeps the evidence with the move (what the camera saw, with what confidence).
         """
         with self._lock:
-            if event_id and (known := self.log.event(event_id)) is not None:
-                return known
             move = self.parse(move)
+            if (known := self.log.retried(event_id, self.session_id, MOVE, move.to_text())) is not None:
+                return known
             after = self.rules.apply(self.state, move)  # validates; raises IllegalMove with the reason
             event = self.log.append(
                 self.session_id, MOVE, move.to_text(), source=source, event_id=event_id, payload=payload
@@ -212,7 +213,7 @@ class Session:
     def undo(self, *, source: str, event_id: str | None = None) -> Event:
         """Take back the last move in effect (an appended ``undo`` event)."""
         with self._lock:
-            if event_id and (known := self.log.event(event_id)) is not None:
+            if (known := self.log.retried(event_id, self.session_id, UNDO)) is not None:
                 return known
             self._refuse_if_sealed("undo")
             if not self._replay.played:
@@ -230,7 +231,7 @@ class Session:
     def redo(self, *, source: str, event_id: str | None = None) -> Event:
         """Bring back the move undone last, if no other move was played since."""
         with self._lock:
-            if event_id and (known := self.log.event(event_id)) is not None:
+            if (known := self.log.retried(event_id, self.session_id, REDO)) is not None:
                 return known
             self._refuse_if_sealed("redo")
             if not self._replay.undone:
@@ -252,7 +253,7 @@ class Session:
         A correction is not an undo: the log keeps both the reading and its correction.
         """
         with self._lock:
-            if event_id and (known := self.log.event(event_id)) is not None:
+            if (known := self.log.retried(event_id, self.session_id, CORRECT)) is not None:
                 return known
             self._refuse_if_sealed("correct a move")
             move = self.parse(move)

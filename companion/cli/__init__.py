@@ -45,6 +45,6 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except CompanionError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_status", 2)
     except KeyboardInterrupt:
         return 130
