@@ -109,25 +109,60 @@ def _when(path: Path) -> str:
 # -- at start ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Diagnosis:
+    """What the database is like, found without changing anything: ``new``, ``ok``, ``refused``
+    (a fault outside it), ``damaged`` or ``lost`` (sound, but moves are missing). ``fault`` is the
+    kind for :mod:`companion.faults`."""
+
+    state: str
+    detail: str
+    fault: str | None = None
+
+
+def diagnose(data_dir: str | os.PathLike) -> Diagnosis:
+    """The checks of the start, without its repairs: ``companion doctor`` and :func:`check_at_start` share them."""
+    data_dir = Path(data_dir)
+    db = data_dir / DB_NAME
+    try:
+        _refuse_if_unwritable(data_dir)
+        if _no_database(db):
+            return Diagnosis("new", "no database yet: a new one is created")
+        wal_lost = _wal_lost(db)
+        if wal_lost:  # said before any connection opens it: opening would rebuild the -shm that tells
+            return Diagnosis("lost", wal_lost, "lost")
+        problem = EventLog.check_file(db)
+    except DatabaseUnavailable as exc:
+        return Diagnosis("refused", f"{exc}", exc.kind)
+    if problem != "ok":
+        return Diagnosis("damaged", problem, "damaged")
+    lost = _rewound(db, data_dir)
+    if lost:
+        return Diagnosis("lost", lost, "lost")
+    return Diagnosis("ok", "the database passed its checks (integrity, checksums, no gap in any game)")
+
+
 def check_at_start(data_dir: str | os.PathLike, *, now: float | None = None) -> BootCheck:
     """Check the database before it is opened; refuse what is not damage, restore what is."""
     data_dir = Path(data_dir)
     db = data_dir / DB_NAME
-    refuse_if_unwritable(data_dir)
-    if _empty_leftover(db):
-        return BootCheck("new", "no database yet: a new one is created")
-    wal_lost = _wal_lost(db)
     try:
-        problem = EventLog.check_file(db)
-    except DatabaseUnavailable as exc:
-        raise refusal(exc) from None
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise refusal(unavailable(db, exc)) from None
+    found = diagnose(data_dir)
     now = time.time() if now is None else now
-    if problem != "ok":
-        return _restore(db, data_dir, problem, now)
-    lost = wal_lost or _rewound(db, data_dir)
-    if lost:
-        return _missing_moves(db, data_dir, lost, now)
-    return BootCheck("ok", "the database passed its checks")
+    if found.state == "refused":
+        raise StartRefused(f"{found.detail}. {steps(found.fault)}", kind=found.fault, retry=found.fault == "locked")
+    if found.state == "new":
+        for part in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            part.unlink(missing_ok=True)  # an empty file left by a start that failed
+        return BootCheck("new", found.detail)
+    if found.state == "damaged":
+        return _restore(db, data_dir, found.detail, now)
+    if found.state == "lost":
+        return _missing_moves(db, data_dir, found.detail, now)
+    return BootCheck("ok", found.detail)
 
 
 def refusal(exc: DatabaseUnavailable) -> StartRefused:
@@ -135,37 +170,31 @@ def refusal(exc: DatabaseUnavailable) -> StartRefused:
     return StartRefused(f"{exc}. {steps(exc.kind)}", kind=exc.kind, retry=exc.kind == "locked")
 
 
-def refuse_if_unwritable(data_dir: Path) -> None:
-    """Refuse (changing nothing) when the database could be read but not written: a read-only mount,
+def _refuse_if_unwritable(data_dir: Path) -> None:
+    """DatabaseUnavailable when the database could be read but not written: a read-only mount,
     files or folder of another user, no free space."""
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise refusal(unavailable(data_dir / DB_NAME, exc)) from None
     db = data_dir / DB_NAME
+    if not data_dir.exists():
+        return
     if os.statvfs(data_dir).f_flag & os.ST_RDONLY:
-        raise refusal(DatabaseUnavailable(f"cannot use the database {db}: the data folder {data_dir} is on a "
-                                          "read-only file system", "readonly"))
+        raise DatabaseUnavailable(f"cannot use the database {db}: the data folder {data_dir} is on a "
+                                  "read-only file system", "readonly")
     for part in (data_dir, db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         if part.exists() and not os.access(part, os.W_OK | (os.X_OK if part.is_dir() else 0)):
-            raise refusal(unavailable(db, PermissionError(13, f"{part} is not writable")))
+            raise unavailable(db, PermissionError(13, f"{part} is not writable"))
     free = shutil.disk_usage(data_dir).free
     if free < MIN_FREE_BYTES:
-        raise refusal(DatabaseUnavailable(f"cannot use the database {db}: the disk is full ({free // 1024} KB "
-                                          "free; no move could be stored)", "full"))
+        raise DatabaseUnavailable(f"cannot use the database {db}: the disk is full ({free // 1024} KB free; "
+                                  "no move could be stored)", "full")
 
 
-def _empty_leftover(db: Path) -> bool:
+def _no_database(db: Path) -> bool:
     """True when there is no database: none at all, or an empty file left by a start that failed
-    (with no -wal holding its pages). The leftover is removed."""
+    (with no -wal holding its pages)."""
     if not db.exists():
         return True
     wal = Path(f"{db}-wal")
-    if db.stat().st_size or (wal.exists() and wal.stat().st_size):
-        return False
-    for part in (db, wal, Path(f"{db}-shm")):
-        part.unlink(missing_ok=True)
-    return True
+    return not db.stat().st_size and not (wal.exists() and wal.stat().st_size)
 
 
 def _wal_lost(db: Path) -> str | None:
@@ -212,6 +241,9 @@ def _rewound(db: Path, data_dir: Path) -> str | None:
 def _missing_moves(db: Path, data_dir: Path, problem: str, now: float) -> BootCheck:
     """The database is sound but lacks moves. The newest good backup holding more wins; else the
     database is kept and the loss reported."""
+    verdict = EventLog.check_file(db)
+    if verdict != "ok":
+        return _restore(db, data_dir, f"{problem}; {verdict}", now)
     ours = EventLog.event_counts(db)
     for backup in list_backups(data_dir):
         if EventLog.check_file(backup) != "ok":
