@@ -109,7 +109,7 @@ class EventLog:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._db = connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
             self._open()
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a damaged schema does not decode
             if self._db is not None:
                 self._db.close()
                 self._db = None
@@ -397,6 +397,8 @@ class EventLog:
             error = unavailable(path, exc)
             if isinstance(error, DatabaseUnavailable):
                 raise error from None
+            return f"unreadable: {exc}"
+        except ValueError as exc:  # SQLite's own message quoting damaged bytes does not decode
             return f"unreadable: {exc}"
         finally:
             db.close()
