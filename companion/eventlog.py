@@ -585,7 +585,7 @@ def unavailable(path: str | os.PathLike, exc: BaseException) -> EventLogError:
     code = getattr(exc, "errno", None)
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text or "not a database" in text \
             or "decode" in text:
-        return DatabaseDamaged(f"{path} is damaged: {text}")
+        return DatabaseDamaged(f"{path} is damaged or not a database: {text}")
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "is locked" in text:
         kind = "locked"
         holders = lock_holders(path)

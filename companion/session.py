@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import unicodedata
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -16,6 +17,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from companion import games
 from companion.errors import EventLogError, IllegalMove, InvalidMove, NothingToUndo
 from companion.eventlog import Event, EventLog
+from companion.names import check_lookalikes
 
 _log = logging.getLogger(__name__)
 
@@ -138,8 +140,10 @@ class Session:
         """Set up a new game and store it; a bad player list or option is refused before anything is written."""
         rules = games.get(game)
         options = dict(options or {})
-        rules.setup(list(players), options)
-        setup = {"players": list(players), "options": options}
+        players = [unicodedata.normalize("NFC", str(p).strip()) for p in players]  # as check_players keeps them
+        rules.setup(players, options)
+        check_lookalikes(players)
+        setup = {"players": players, "options": options}
         session_id = log.create_session(game, setup, parent_id=parent_id, title=title)
         return cls(log, session_id)
 
@@ -178,7 +182,9 @@ class Session:
 
     def parse(self, move: Any) -> Any:
         """A move object from text (raises InvalidMove) or the move itself."""
-        return self.rules.parse_move(move) if isinstance(move, str) else move
+        if isinstance(move, str):
+            return self.rules.parse_move(unicodedata.normalize("NFC", move))  # names are stored NFC
+        return move
 
     def why_illegal(self, move: Any) -> str | None:
         try:
