@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ _log = logging.getLogger(__name__)
 
 # Moves a person enters that may make a camera sighting valid (an animal's move before its purchase).
 STATE_CHANGES = ("move", "undo", "redo", "correct")
+DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while Fandooble is played
 
 
 class Pipeline:
@@ -46,8 +48,11 @@ class Pipeline:
         self._lock = threading.Lock()
         self._dice = None
         self._dice_taught: float | None = None
+        self._dice_store = None
+        self._dice_checked = float("-inf")
         self.last_roll = None
         self.frames = 0
+        self._status = self._describe()
         runtime.add_observer(self._after_event)
         runtime.add_snapshot_part("vision", self.status)
 
@@ -69,6 +74,7 @@ class Pipeline:
                 self.runtime.observe(stable)
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, game))
+            self._status = self._describe()  # one consistent picture, read by the runtime without waiting
 
     def _game(self) -> str | None:
         session = self.runtime.session
@@ -106,7 +112,11 @@ class Pipeline:
     def _dice_detector(self):
         from companion.dicestore import DiceStore
 
-        store = DiceStore(self.data_dir)
+        now = time.monotonic()
+        if self._dice is not None and now - self._dice_checked < DICE_CHECK_S:
+            return self._dice  # no file looked at on every frame: teaching is noticed within seconds
+        self._dice_checked = now
+        store = self._dice_store = self._dice_store or DiceStore(self.data_dir)
         taught = store.changed_at()
         if self._dice is not None and taught == self._dice_taught:
             return self._dice
@@ -164,7 +174,10 @@ class Pipeline:
             runtime.observe(stable)
 
     def status(self) -> dict[str, Any]:
-        """What the dashboard shows next to the live view."""
+        """What the dashboard shows next to the live view (as of the last frame)."""
+        return self._status
+
+    def _describe(self) -> dict[str, Any]:
         latest = self.watcher.latest
         geometry = self.watcher.geometry
         return {

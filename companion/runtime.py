@@ -18,8 +18,9 @@ from typing import Any, Callable
 
 from companion.config import Config
 from companion import referees
-from companion.errors import CompanionError, IllegalMove, InvalidMove, UnknownSession
+from companion.errors import CompanionError, DatabaseUnavailable, IllegalMove, InvalidMove, UnknownSession
 from companion.eventlog import Event, EventLog
+from companion.faults import steps
 from companion.liveview import LatestFrame, LiveView
 from companion.session import Session
 
@@ -46,6 +47,7 @@ class Runtime:
         self._version = 0
         self._snapshot: dict = {}
         self._health: dict[str, dict] = {}
+        self._health_lock = threading.Lock()
         self._extras: dict[str, Callable[[], Any]] = {}
         self._observers: list[Observer] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -63,6 +65,8 @@ class Runtime:
                 self._attach(Session.resume(log, active))
             except (UnknownSession, CompanionError) as exc:
                 _log.warning("cannot resume the game in play (%s); starting with no game", exc)
+                self._health["game"] = {"status": "degraded", "since": time.time(), "detail": (
+                    f"the game in play could not be resumed ({exc}); open it again from the history")}
         self._publish()
 
     # -- lifetime ---------------------------------------------------------------
@@ -114,6 +118,8 @@ class Runtime:
         try:
             result = fn(*args, **kwargs)
         except BaseException as exc:  # handed to the caller, never kills the loop
+            if isinstance(exc, DatabaseUnavailable):  # a full card mid-game: on every screen, with what to do
+                self.set_health("database", "failed", f"{exc}. What to do: {steps(exc.kind)}")
             self._publish()
             future.set_exception(exc)
         else:
@@ -189,6 +195,8 @@ class Runtime:
 
         def resolve() -> Event:
             session = self._require_session()
+            if (known := self.log.retried(event_id, session.session_id, RESOLVE)) is not None:
+                return known
             alert = next((a for a in self.pending_alerts() if a["event_id"] == alert_id), None)
             if alert is None:
                 raise IllegalMove("that alert is already resolved or does not exist")
@@ -250,6 +258,9 @@ class Runtime:
         return self.session
 
     def _attach(self, session: Session) -> None:
+        if "game" in self._health:  # a game is in play again: the failed resume is history
+            with self._health_lock:
+                self._health = {k: v for k, v in self._health.items() if k != "game"}
         if self._unsubscribe:
             self._unsubscribe()
         self.session = session
@@ -306,10 +317,11 @@ class Runtime:
 
     def set_health(self, component: str, status: str, detail: str = "") -> None:
         """Report a component's health: ``ok``, ``degraded`` or ``failed``, with a sentence."""
-        current = self._health.get(component)
-        if current and current["status"] == status and current["detail"] == detail:
-            return
-        self._health[component] = {"status": status, "detail": detail, "since": time.time()}
+        with self._health_lock:  # the camera, pipeline and main loop report from their own threads
+            current = self._health.get(component)
+            if current and current["status"] == status and current["detail"] == detail:
+                return
+            self._health = {**self._health, component: {"status": status, "detail": detail, "since": time.time()}}
         self._publish()
 
     # -- snapshots ------------------------------------------------------------------

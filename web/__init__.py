@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from companion.config import Config
 from companion.errors import (
     CompanionError,
+    DatabaseUnavailable,
     EventLogError,
     IllegalMove,
     NothingToUndo,
@@ -150,6 +151,8 @@ def _error_handlers(app: Flask) -> None:
 def _status_for(exc: CompanionError) -> int:
     if isinstance(exc, UnknownSession):
         return 404
+    if isinstance(exc, DatabaseUnavailable):
+        return 503  # nothing was stored: the disk is full or the card failing, said with what to do
     if isinstance(exc, (IllegalMove, NothingToUndo)):
         return 409
     if isinstance(exc, EventLogError):
