@@ -284,6 +284,10 @@ class Config:
                 f.write(self.to_toml())
                 f.flush()
                 os.fsync(f.fileno())
+            if path.exists() and os.geteuid() == 0:  # sudo companion pin reset: the service keeps its file
+                old = path.stat()
+                os.chown(tmp, old.st_uid, old.st_gid)
+                os.chmod(tmp, old.st_mode & 0o7777)
             tmp.replace(path)
         except BaseException:
             tmp.unlink(missing_ok=True)  # a full card keeps the old file whole and no half-written one

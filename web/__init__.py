@@ -109,11 +109,11 @@ def _secret_key(runtime) -> str:
 
 
 def _apply_config(app: Flask, runtime, config: Config) -> None:
+    previous = app.config["COMPANION_CONFIG"]
     app.config["COMPANION_CONFIG"] = config
-    allow: security.HostAllowList = app.extensions["companion_hosts"]
-    for host in config.get("server", "trusted_hosts"):
-        if host.lower() not in allow.hosts:
-            allow.hosts.append(host.lower())
+    app.extensions["companion_hosts"].set_extra(config.get("server", "trusted_hosts"))
+    if previous.get("server", "pin") != config.get("server", "pin"):
+        app.extensions["companion_pin_attempts"].clear()
     runtime.config = config
 
 
