@@ -323,6 +323,9 @@ class Appliance:
         if self.notifier is not None:
             self.notifier.notify("STOPPING=1")
         if self._server is not None:
+            # A request finishing on a worker thread while the server closes would wake its loop
+            # through the closed trigger (EBADF, a traceback in the journal): nothing is left to wake.
+            self._server.pull_trigger = lambda: None
             self._server.close()
             if self._server_thread is not None:
                 self._server_thread.join(5)

@@ -132,7 +132,7 @@ class EventLog:
                 return  # nothing to create: opening writes nothing (a full disk still opens)
             self._db.executescript(schema)
             for table in ("sessions", "events"):  # version 1 had no CRC column
-                columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})").fetchall()}
                 if "crc" not in columns:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN crc INTEGER")
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

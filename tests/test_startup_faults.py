@@ -316,7 +316,7 @@ def reported(data_dir: Path, fault: str, expect_text: str) -> None:
         assert "hidden" not in banner.split(">", 1)[0] and FAULTS[fault].steps in banner
     finally:
         output = started.stop()
-    assert "Traceback" not in output
+    assert "Traceback" not in output, output[output.index("Traceback") - 300:][:3000]
     after = {c.name: c for c in check_database(data_dir)}
     assert after["integrity"].status == "ok" and FAULTS[fault].steps in after["last repair"].detail
 
