@@ -101,7 +101,7 @@ def main() -> int:
     warmup = args.warmup if args.warmup is not None else (5.0 if args.minutes >= 15 else 1.0)
     if not args.no_tracemalloc:
         tracemalloc.start(8)
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from hardware.gpio import make_pin_factory
 
     with tempfile.TemporaryDirectory() as folder:
         data_dir = Path(folder)
@@ -109,7 +109,7 @@ def main() -> int:
         if args.work_width:
             changes["camera"] = {"work_width": args.work_width}
         config = Config.defaults().with_changes(changes)
-        appliance = Appliance(config, data_dir, camera_backend="demo", pin_factory=MockFactory(pin_class=MockPWMPin),
+        appliance = Appliance(config, data_dir, camera_backend="demo", pin_factory=make_pin_factory("mock"),
                               port=0, notifier=Quiet())
         appliance.start()
         stop = threading.Event()

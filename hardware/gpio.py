@@ -12,6 +12,7 @@ mirror them.
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import threading
@@ -49,6 +50,19 @@ BLINK_ON, BLINK_OFF = 0.5, 0.5
 CHASE_STEP = 0.12
 
 
+def _simulated_pin_class():
+    """gpiozero's PWM mock pin keeping only its last changes: the stock one records every change for
+    ever, and a pulsing LED changes dozens of times a second (megabytes an hour off a Pi)."""
+    from gpiozero.pins.mock import MockPWMPin
+
+    class SimulatedPin(MockPWMPin):
+        def clear_states(self):
+            super().clear_states()
+            self.states = collections.deque(self.states, maxlen=64)
+
+    return SimulatedPin
+
+
 class PinConflict(ValueError):
     """Two devices are configured on the same GPIO pin (or a pin is not a GPIO)."""
 
@@ -69,9 +83,9 @@ def make_pin_factory(name: str = ""):
     also support PWM, so the LEDs can pulse.
     """
     if name == "mock" or (not name and not on_raspberry_pi() and not os.environ.get("GPIOZERO_PIN_FACTORY")):
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
+        from gpiozero.pins.mock import MockFactory
 
-        return MockFactory(pin_class=MockPWMPin)
+        return MockFactory(pin_class=_simulated_pin_class())
     if not name:
         from gpiozero import Device
 

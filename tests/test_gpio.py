@@ -218,3 +218,14 @@ def test_an_evening_of_button_presses_keeps_no_growing_record(panel, mock_factor
                 if s.traceback[0].filename.endswith("hardware/gpio.py"))
     assert pressed[0] >= 3000
     assert grown < 4096, f"the panel kept {grown} bytes for 3000 presses"
+
+
+def test_simulated_pins_off_a_pi_keep_a_bounded_history():
+    from hardware.gpio import make_pin_factory
+
+    factory = make_pin_factory("mock")
+    with Panel([5], pin_factory=factory) as panel:
+        led = panel.seat_leds[0]
+        for n in range(500):
+            led.value = (n % 10) / 10  # a pulsing LED writes like this all evening
+        assert len(factory.pin(5).states) <= 64
