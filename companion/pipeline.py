@@ -113,7 +113,7 @@ class Pipeline:
         from companion.dicestore import DiceStore
 
         now = time.monotonic()
-        if self._dice is not None and now - self._dice_checked < DICE_CHECK_S:
+        if now - self._dice_checked < DICE_CHECK_S:
             return self._dice  # no file looked at on every frame: teaching is noticed within seconds
         self._dice_checked = now
         store = self._dice_store = self._dice_store or DiceStore(self.data_dir)
@@ -166,6 +166,7 @@ class Pipeline:
         if event is None:
             with self._lock:
                 self._dice = None  # a new game may use other dice
+                self._dice_checked = float("-inf")
             return
         if event.source == "camera" or event.kind not in STATE_CHANGES or session.game != "fable":
             return
