@@ -48,6 +48,7 @@ class Runtime:
         self._snapshot: dict = {}
         self._health: dict[str, dict] = {}
         self._health_lock = threading.Lock()
+        self._storage_fault: float | None = None  # when storing last failed for a reason outside the log
         self._extras: dict[str, Callable[[], Any]] = {}
         self._observers: list[Observer] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -119,10 +120,14 @@ class Runtime:
             result = fn(*args, **kwargs)
         except BaseException as exc:  # handed to the caller, never kills the loop
             if isinstance(exc, DatabaseUnavailable):  # a full card mid-game: on every screen, with what to do
+                self._storage_fault = time.monotonic()
                 self.set_health("database", "failed", f"{exc}. What to do: {steps(exc.kind)}")
             self._publish()
             future.set_exception(exc)
         else:
+            if self._storage_fault is not None and getattr(self.log, "last_append", 0) > self._storage_fault:
+                self._storage_fault = None  # a move was stored again: the fault is over
+                self.set_health("database", "ok", "moves are stored again")
             self._publish()
             future.set_result(result)
 

@@ -215,3 +215,7 @@ def test_a_full_card_mid_game_is_a_503_saying_what_to_do_and_the_health_shows_it
     assert response.status_code == 503 and "the disk is full" in response.get_json()["error"]
     health = client.get("/api/health").get_json()["health"]["database"]
     assert health["status"] == "failed" and FAULTS["full"].steps in health["detail"]
+
+    monkeypatch.setattr(runtime.log, "_db", db)  # space freed: the next move is stored and the health says so
+    assert client.post("/api/move", json={"move": "roll CCGF"}).status_code == 200
+    assert client.get("/api/health").get_json()["health"]["database"]["status"] == "ok"
