@@ -48,7 +48,7 @@ BUDGET_BYTES = 256 * 1024 * 1024  # never more than this (nor a tenth of the car
 HOURLY_S = 3600.0
 LAST_REPAIR = "last_database_repair"
 MIN_FREE_BYTES = 1024 * 1024  # below this no move could be stored: refuse to start
-_STAMP = re.compile(r"^companion-(\d{4}-\d{2}-\d{2})(?:-(\d{6}))?$")
+_STAMP = re.compile(r"^companion-(\d{4}-\d{2}-\d{2})(?:-(\d{6}))?(?:-(\d+))?$")
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def backup_time(path: Path) -> float | None:
     match = _STAMP.match(path.stem)
     if not match:
         return None
-    day, clock = match.groups()
+    day, clock, _ = match.groups()
     try:
         return time.mktime(time.strptime(f"{day} {clock or '000000'}", "%Y-%m-%d %H%M%S"))
     except ValueError:
@@ -97,8 +97,14 @@ def list_backups(data_dir: str | os.PathLike) -> list[Path]:
     folder = backup_dir(data_dir)
     if not folder.is_dir():
         return []
-    found = [(backup_time(p), p) for p in folder.glob(f"{PREFIX}*.db")]
-    return [p for when, p in sorted(((w, p) for w, p in found if w is not None), reverse=True)]
+    found = [(backup_time(p), _number(p), p) for p in folder.glob(f"{PREFIX}*.db")]
+    return [p for _, _, p in sorted((f for f in found if f[0] is not None), reverse=True)]
+
+
+def _number(path: Path) -> int:
+    """The count of a second backup within one second (``companion-...-201500-2.db``)."""
+    match = _STAMP.match(path.stem)
+    return int(match.group(3)) if match and match.group(3) else 1
 
 
 def _when(path: Path) -> str:
@@ -352,9 +358,11 @@ def backup_if_due(log: EventLog, data_dir: str | os.PathLike, *, now: float | No
             return None  # nothing new since the newest backup was written
         if not force and now - backup_time(found[0]) < HOURLY_S:
             return None
-    target = backup_dir(data_dir) / f"{PREFIX}{time.strftime('%Y-%m-%d-%H%M%S', time.localtime(now))}.db"
-    if target.exists():
-        return None
+    stamp = f"{PREFIX}{time.strftime('%Y-%m-%d-%H%M%S', time.localtime(now))}"
+    target, n = backup_dir(data_dir) / f"{stamp}.db", 1
+    while target.exists():  # a game that ends within a second of the last backup
+        n += 1
+        target = target.with_name(f"{stamp}-{n}.db")
     log.backup_to(target)
     verdict = EventLog.check_file(target)
     if verdict != "ok":
@@ -380,7 +388,7 @@ def rotate(data_dir: str | os.PathLike, *, budget: int | None = None, keep_recen
             days.add(day)
             if path not in keep:
                 keep.append(path)
-    keep.sort(key=backup_time, reverse=True)
+    keep.sort(key=lambda p: (backup_time(p), _number(p)), reverse=True)
     total = sum(p.stat().st_size for p in keep)
     while len(keep) > 1 and total > budget:
         total -= keep.pop().stat().st_size
