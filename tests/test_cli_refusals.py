@@ -113,7 +113,7 @@ def test_imports_are_refused_in_one_line_and_nothing_is_stored(data_dir, tmp_pat
         "latin-1": (latin1, "is not UTF-8 text"),
         "crafted": (json.dumps(crafted).encode(), "names its group"),
         "look-alike": (json.dumps(spoof).encode(), "look alike"),
-        "huge": (b" " * (17 * 1024 * 1024) + json.dumps(exported).encode(), "at most 17 MB"),
+        "huge": (b" " * (17 * 1024 * 1024) + json.dumps(exported).encode(), "at most 16 MB"),
     }
     for name, (body, reason) in reasons.items():
         code, err = _import(data_dir, body, tmp_path)

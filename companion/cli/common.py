@@ -94,12 +94,12 @@ def read_document(path, *, limit: int = MAX_DOCUMENT_BYTES):
         else:
             size = path.stat().st_size
             if size > limit:
-                raise SetupError(f"{path} is {size / 1e6:.1f} MB: an export is at most {limit / 1e6:.0f} MB")
+                raise SetupError(f"{path} is {size / 2**20:.1f} MB: an export is at most {limit / 2**20:.0f} MB")
             raw = path.read_bytes()
     except OSError as exc:
         raise SetupError(f"cannot read {path}: {exc.strerror}") from None
     if len(raw) > limit:
-        raise SetupError(f"the document is larger than {limit / 1e6:.0f} MB: not an export of this companion")
+        raise SetupError(f"the document is larger than {limit / 2**20:.0f} MB: not an export of this companion")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
