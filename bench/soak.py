@@ -97,6 +97,8 @@ def main() -> int:
     parser.add_argument("--sample", type=float, default=60.0, help="seconds between samples (default 60)")
     parser.add_argument("--no-tracemalloc", action="store_true", help="RSS only (no growth sites)")
     parser.add_argument("--work-width", type=int, default=None, help="the demo camera's width (default: as run)")
+    parser.add_argument("--no-phones", action="store_true", help="no stream reader or state poller (to tell "
+                                                                "the dashboard's share of any growth)")
     args = parser.parse_args()
     warmup = args.warmup if args.warmup is not None else (5.0 if args.minutes >= 15 else 1.0)
     if not args.no_tracemalloc:
@@ -117,7 +119,7 @@ def main() -> int:
         base = f"http://127.0.0.1:{appliance.port}"
         phones = [threading.Thread(target=follow_stream, args=(f"{base}/api/stream", stop, counts), daemon=True),
                   threading.Thread(target=poll_state, args=(f"{base}/api/state", stop, counts), daemon=True)]
-        for phone in phones:
+        for phone in [] if args.no_phones else phones:
             phone.start()
         loop = threading.Thread(target=appliance.serve_until, args=(stop,), name="main-loop", daemon=True)
         loop.start()

@@ -76,7 +76,9 @@ class ConfigStore:
             _log.warning("the configuration file changed but is refused (%s); keeping the running one", exc)
             self._stamp = stamp
             return
-        changes = {"server": {key: on_disk.get(section, key) for section, key in APPLIES_AT_ONCE}}
+        changes: dict[str, dict] = {}
+        for section, key in APPLIES_AT_ONCE:
+            changes.setdefault(section, {})[key] = on_disk.get(section, key)
         with self._lock:
             self._stamp = stamp
             updated = self._config.with_changes(changes)
