@@ -87,6 +87,17 @@ def tame_malloc() -> bool:
     return bool(mallopt(m_mmap_threshold, 1024 * 1024)) and bool(mallopt(m_arena_max, 2))
 
 
+def trim_memory() -> None:
+    """Hand the free parts of the heap back to the system (glibc's ``malloc_trim``; a no-op elsewhere)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def watchdog_interval(env=os.environ) -> float | None:
     """systemd's watchdog interval in seconds (``WATCHDOG_USEC``), or None when there is none."""
     try:
@@ -233,7 +244,8 @@ class Appliance:
         elif log.appended_since_checkpoint and time.monotonic() - log.last_append >= QUIET_S:
             log.checkpoint()
         if time.monotonic() - self._last_backup_check > BACKUP_CHECK_S:
-            self._backup()
+            self._backup()  # once a minute
+            trim_memory()
 
     def _start_gpio(self) -> None:
         from hardware.gpio import PinConflict, Panel, is_mock
