@@ -21,6 +21,7 @@ OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 READ_LIMIT_PX = 3.0  # pixels per QR module below which tags are not read reliably (shared/notes/vision.md)
 QR_MODULES = 21  # a version 1 symbol
 MIN_FREE_MB, LOW_FREE_MB = 50, 500
+REPAIR_SHOWN_S = 7 * 86400  # a repair at start is named for a week
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def check_database(data_dir: Path) -> list[Check]:
         detail += f". What to do: {steps(found.fault)}"
     checks = [Check("database", "integrity", status, detail)]
     repair = last_repair(db) if found.state == "ok" else None
-    if repair:
+    if repair and time.time() - (repair.get("time") or 0) < REPAIR_SHOWN_S:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(repair.get("time") or 0))
         checks.append(Check("database", "last repair", WARN, f"at the start of {when}: {repair.get('detail')}. "
                                                                f"What to do: {steps(repair.get('fault') or '')}"))
