@@ -599,11 +599,13 @@ def unavailable(path: str | os.PathLike, exc: BaseException) -> EventLogError:
             or code in (errno.EACCES, errno.EPERM):
         kind = "permission"
         text += _owners(path)
+    elif code in (errno.ENOTDIR, errno.ENOENT, errno.EISDIR, errno.ENAMETOOLONG):
+        kind = "path"
     elif name.startswith("SQLITE_IOERR") or code is not None:
         kind = "io"
     else:  # SQLite refuses the file itself ("unsupported file format", a schema it cannot read)
         return DatabaseDamaged(f"{path} is damaged or not a database: {text}")
-    title = FAULTS[kind].title if kind in FAULTS else "the card reports an input/output error"
+    title = FAULTS[kind].title
     return DatabaseUnavailable(f"cannot use the database {path}: {title} ({text})", kind)
 
 

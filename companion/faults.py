@@ -37,7 +37,7 @@ FAULTS: dict[str, Fault] = {f.kind: f for f in (
           "Give the files back to the user the companion runs as: sudo chown -R companion:companion "
           "/var/lib/companion (or the data folder shown), then start again. Nothing was changed."),
     Fault("restored", "the database was damaged and a backup was restored",
-          "Check the last games in the History: what was played after the backup is lost. The damaged file "
+          "Check the last games on the dashboard: what was played after the backup is lost. The damaged file "
           "is kept in damaged/ (sqlite3 FILE .recover may rescue more from it). Replace the SD card if this "
           "happens again."),
     Fault("lost", "moves were lost from the database",
@@ -52,6 +52,8 @@ FAULTS: dict[str, Fault] = {f.kind: f for f in (
     Fault("io", "the card reports read or write errors",
           "The SD card is failing: stop the companion, copy the data folder to another card or computer, "
           "and replace the card."),
+    Fault("path", "the path cannot hold a database",
+          "Give a file name in a folder that exists and that the companion may write (--db, --data-dir)."),
     Fault("not_a_database", "the file is not a companion database",
           "Give --db a database the companion wrote (companion.db in the data folder), or a name that does "
           "not exist yet for a new one."),

@@ -79,7 +79,7 @@ def test_play_refuses_a_text_file_and_a_file_where_a_folder_belongs(tmp_path):
     assert text.read_text() == "shopping list\n"
     code, _, err, _ = companion("play", "fandooble", "--players", "Ann,Bob", "--db", str(text / "games" / "x.db"),
                                 stdin="bank\n")
-    assert "cannot use the database" in refused(code, err)
+    assert "the path cannot hold a database" in refused(code, err)
 
 
 @pytest.fixture
