@@ -109,12 +109,14 @@ class Appliance:
     :param on_frame: called with every frame on the camera's reader thread; default the vision pipeline.
     :param notifier: anything with ``notify(text)``; default ``sdnotify.SystemdNotifier()``.
     :param port: overrides ``[server] port``; 0 picks a free port (tests).
+    :param record_dir: record the evening into this new folder (``companion run --record DIR``).
     """
 
     def __init__(self, config: Config, data_dir: Path, *, camera_backend: str | None = None,
                  camera_factory: Callable[[], Any] | None = None, pin_factory=None,
                  on_frame: Callable[[Any], None] | None = None, notifier=None, use_gpio: bool = True,
-                 use_camera: bool = True, port: int | None = None):
+                 use_camera: bool = True, port: int | None = None, record_dir: Path | None = None):
+        from companion.film.recorder import Recording
         from web import create_app
 
         check_config(config)
@@ -129,6 +131,9 @@ class Appliance:
         self.runtime = Runtime(config, self.log)
         self.runtime.set_health("database", self.boot.health, self.boot.detail)
         self.app = create_app(config, self.runtime)
+        self.recording = Recording(self.runtime, config, self.data_dir)
+        self.app.extensions["companion_recording"] = self.recording  # the Setup page's switch
+        self.record_dir = record_dir
         self.camera_backend = camera_backend
         self.camera_factory = camera_factory
         self.pin_factory = pin_factory
@@ -171,6 +176,8 @@ class Appliance:
             self._start_gpio()
         if self.use_camera:
             self._start_camera()
+        if self.record_dir is not None or self.config.get("recording", "enabled"):
+            self.recording.start(self.record_dir)
         self._start_web()
 
     def _backup(self) -> None:
@@ -223,6 +230,8 @@ class Appliance:
 
             self.pipeline = Pipeline(self.runtime, self.config, self.data_dir, table_mm=table_mm)
             self.on_frame = self.pipeline
+            locator = self.pipeline.watcher.locator
+            self.recording.table_mm = (locator.width_mm, locator.height_mm)
         self.supervisor = CameraSupervisor(
             factory, on_frame=self._frame, on_health=self._camera_health,
             frame_timeout=self.config.get("camera", "frame_timeout_s"),
@@ -270,6 +279,7 @@ class Appliance:
         self._stopping = True
         if self.notifier is not None:
             self.notifier.notify("STOPPING=1")
+        self.recording.stop()
         if self._server is not None:
             self._server.close()
             if self._server_thread is not None:

@@ -298,6 +298,11 @@ class EventLog:
         os.replace(tmp, dest)
         return dest
 
+    def restore_from(self, source: sqlite3.Connection) -> None:
+        """Replace the whole database by ``source``'s (a film's copy, in a replay's own database)."""
+        with self._lock:
+            source.backup(self._db)
+
     @staticmethod
     def check_file(path: str | os.PathLike) -> str:
         """``"ok"``, or what is wrong with the database file at ``path``, without opening it as a log.

@@ -48,6 +48,8 @@ class Pipeline:
         self._dice_taught: float | None = None
         self.last_roll = None
         self.frames = 0
+        # How a frame's dice are read; a replay puts the roll the recording kept in its place.
+        self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
         runtime.add_snapshot_part("vision", self.status)
 
@@ -60,13 +62,17 @@ class Pipeline:
             game = self._game()
             stable = self.watcher.update(frame)
             self._report_table(game)
+            roll = observed = None
             if game == "fandooble" and not self._teaching():
-                roll = self._read_dice(frame)
+                roll = self.read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
-                    self.runtime.observe(roll)
+                    observed = self.runtime.observe(roll)
             elif stable is not None and game == "fable":
-                self.runtime.observe(stable)
+                observed = self.runtime.observe(stable)
+            recorder = self.runtime.recorder
+            if recorder is not None:  # a game night being recorded (companion.film)
+                recorder.frame(frame, self.watcher.reading, stable=stable, roll=roll, observed=observed)
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, game))
 

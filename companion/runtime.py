@@ -53,6 +53,8 @@ class Runtime:
         self.session: Session | None = None
         self.referee: referees.Referee | None = None
         self.last_observation: Any = None
+        # While a game night is recorded (companion.film.recorder): told every input and every game opened.
+        self.recorder = None
         # The camera pipeline publishes pictures here; the dashboard's live view reads them.
         self.live_view = LiveView()
         # The newest clean frame (no overlay), for teaching dice from the dashboard.
@@ -165,22 +167,42 @@ class Runtime:
         return self.call(resume)
 
     def play(self, move: Any, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(lambda: self._require_session().apply(move, source=source, event_id=event_id))
+        def apply() -> Event:
+            self._heard("play", move=move if isinstance(move, str) else move.to_text(), source=source,
+                        event_id=event_id)
+            return self._require_session().apply(move, source=source, event_id=event_id)
+
+        return self.call(apply)
 
     def undo(self, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(lambda: self._require_session().undo(source=source, event_id=event_id))
+        def undo() -> Event:
+            self._heard("undo", source=source, event_id=event_id)
+            return self._require_session().undo(source=source, event_id=event_id)
+
+        return self.call(undo)
 
     def redo(self, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(lambda: self._require_session().redo(source=source, event_id=event_id))
+        def redo() -> Event:
+            self._heard("redo", source=source, event_id=event_id)
+            return self._require_session().redo(source=source, event_id=event_id)
+
+        return self.call(redo)
 
     def correct(self, target_event_id: str, move: Any, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(
-            lambda: self._require_session().correct(target_event_id, move, source=source, event_id=event_id)
-        )
+        def correct() -> Event:
+            self._heard("correct", target=target_event_id, move=move if isinstance(move, str) else move.to_text(),
+                        source=source, event_id=event_id)
+            return self._require_session().correct(target_event_id, move, source=source, event_id=event_id)
+
+        return self.call(correct)
 
     def raise_alert(self, text: str, *, source: str, payload: dict | None = None) -> Event:
         """Log something a person must look at (a misread, an impossible change)."""
-        return self.call(lambda: self._require_session().note(ALERT, text, source=source, payload=payload))
+        def alert() -> Event:
+            self._heard("raise_alert", text=text, source=source, payload=payload)
+            return self._require_session().note(ALERT, text, source=source, payload=payload)
+
+        return self.call(alert)
 
     def resolve_alert(self, alert_id: str, resolution: str, *, source: str, move: str | None = None,
                       event_id: str | None = None) -> Event:
@@ -188,6 +210,8 @@ class Runtime:
         instead) or ``dismiss`` (nothing changes)."""
 
         def resolve() -> Event:
+            self._heard("resolve_alert", alert=alert_id, resolution=resolution, move=move, source=source,
+                        event_id=event_id)
             session = self._require_session()
             alert = next((a for a in self.pending_alerts() if a["event_id"] == alert_id), None)
             if alert is None:
@@ -236,6 +260,11 @@ class Runtime:
                 session.note(ALERT, verdict.text, source="camera", payload={**payload, "move": verdict.move})
         return verdicts
 
+    def _heard(self, kind: str, **args) -> None:
+        """Tell the recorder about an input about to run (on the runtime thread, in the order they run)."""
+        if self.recorder is not None:
+            self.recorder.input(kind, args)
+
     def pending_alerts(self) -> list[dict]:
         session = self.session
         if session is None:
@@ -257,6 +286,8 @@ class Runtime:
         self._unsubscribe = session.subscribe(self._on_event)
         if session.record.parent_id is not None:
             self._watch_campaign(session)
+        if self.recorder is not None:
+            self.recorder.attached(session)
         for observer in list(self._observers):
             self._notify(observer, session, None)
 

@@ -75,6 +75,7 @@ class FrameReading:
     ms: float = 0.0
     candidates: int = 0  # regions decoded at full resolution
     problems: tuple[str, ...] = ()
+    looks: tuple[tuple[int, int, int, int], ...] = ()  # full-frame boxes (x0, y0, x1, y1) cut out and decoded
 
     @property
     def tags(self) -> list[TagSighting]:
@@ -84,6 +85,24 @@ class FrameReading:
     def ignored(self) -> list[TagSighting]:
         """Symbols that are not ours (foreign codes, malformed payloads): counted, never used."""
         return [s for s in self.sightings if s.tag is None]
+
+    def to_json(self) -> dict:
+        """What a recording keeps of a decoded frame (corners to 1/100 px), enough to replay it."""
+        return {
+            "tags": [[s.text, [round(float(v), 2) for v in s.corners.reshape(-1)], int(s.from_full)]
+                     for s in self.sightings],
+            "size": list(self.work_size),
+            "scale": self.scale,
+            "problems": list(self.problems),
+            "looks": [list(box) for box in self.looks],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "FrameReading":
+        sightings = tuple(TagSighting(text, tags.parse(text), np.array(corners, np.float64).reshape(4, 2), bool(full))
+                          for text, corners, full in data.get("tags", ()))
+        return cls(sightings, tuple(data["size"]), data.get("scale"), problems=tuple(data.get("problems", ())),
+                   looks=tuple(tuple(box) for box in data.get("looks", ())))
 
 
 FullFrame = np.ndarray | Callable[[], np.ndarray] | None
@@ -141,9 +160,28 @@ class TagReader:
                                    candidates=0, problems=self._last.problems)
             return reading
 
+        reading = self._decode_frame(grey, half, full, start)
+        self._last, self._last_probe = reading, probe
+        return reading
+
+    def reread(self, work: np.ndarray, full: FullFrame = None, previous: FrameReading | None = None) -> FrameReading:
+        """Decode ``work`` as a moved frame whose predecessor read ``previous`` (a replay's look at a
+        recorded picture: whether the table moved is already known, so there is no motion check)."""
+        start = time.perf_counter()
+        grey, problem = _as_grey(work)
+        if grey is None:
+            return FrameReading((), (0, 0), self.scale, ms=_ms(start), problems=(problem,))
+        half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        self._last = previous
+        reading = self._decode_frame(grey, half, full, start)
+        self._last, self._last_probe = reading, None
+        return reading
+
+    def _decode_frame(self, grey: np.ndarray, half: np.ndarray, full: FullFrame, start: float) -> FrameReading:
+        size = (grey.shape[1], grey.shape[0])
         found = [_sighting(d) for d in self._decode(grey) if d.valid]
         problems: list[str] = []
-        tried = 0
+        looks: list[tuple[int, int, int, int]] = []
         if self.full_resolution and full is not None:
             regions = self._candidates(half, found)
             if regions:
@@ -151,16 +189,14 @@ class TagReader:
                 if full_image is None:
                     problems.append(problem)
                 else:
-                    more, tried = self._read_regions(full_image, regions, size)
+                    more, looks = self._read_regions(full_image, regions, size)
                     found.extend(more)
         if not found and self._decode_thorough is not self._decode:
             # Nothing at all: not a table with its corner tags in view, perhaps a photo of one code.
             # Try the decoder's extra passes (inverted, downscaled) before giving up.
             found = [_sighting(d) for d in self._decode_thorough(grey) if d.valid]
-        reading = FrameReading(tuple(_unique(found)), size, self.scale, ms=_ms(start), candidates=tried,
-                               problems=tuple(problems))
-        self._last, self._last_probe = reading, probe
-        return reading
+        return FrameReading(tuple(_unique(found)), size, self.scale, ms=_ms(start), candidates=len(looks),
+                            problems=tuple(problems), looks=tuple(looks))
 
     # --- candidates -------------------------------------------------------------------------
 
@@ -200,10 +236,12 @@ class TagReader:
         self.scale = w / ww
         return image, ""
 
-    def _read_regions(self, full_image: np.ndarray, regions, size) -> tuple[list[TagSighting], int]:
+    def _read_regions(self, full_image: np.ndarray, regions, size):
+        """The tags in each region, decoded from the full frame; and the full-frame boxes looked at."""
         scale = self.scale
         fh, fw = full_image.shape[:2]
         out = []
+        looks = []
         for x0, y0, x1, y1 in regions:
             pad = 0.35 * max(x1 - x0, y1 - y0) + 4
             fx0, fy0 = max(0, int((x0 - pad) * scale)), max(0, int((y0 - pad) * scale))
@@ -211,11 +249,12 @@ class TagReader:
             if fx1 - fx0 < 8 or fy1 - fy0 < 8:
                 continue
             crop = full_image[fy0:fy1, fx0:fx1]
+            looks.append((fx0, fy0, fx1, fy1))
             for d in self._decode(crop):
                 if d.valid:
                     corners = (d.corners + [fx0, fy0]) / scale
                     out.append(TagSighting(d.text, tags.parse(d.text), corners, from_full=True))
-        return out, len(regions)
+        return out, looks
 
 
 def edge_dense_boxes(grey: np.ndarray, cell: int = DENSITY_CELL // 2, min_side: float = MIN_SIDE_PX / 2,
