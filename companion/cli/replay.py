@@ -78,8 +78,8 @@ def _check(replayed: list[dict], live: list[dict], partial: bool) -> int:
     if not live:
         print("check: the recording holds no live lines to compare with", file=sys.stderr)
         return 1
-    ours = [film_lines.content(line) for line in replayed]
-    theirs = [film_lines.content(line) for line in live]
+    replayed = [line for line in replayed if line["kind"] != "refused"]
+    ours, theirs = film_lines.comparable(replayed), film_lines.comparable(live)
     if partial:
         theirs = theirs[:len(ours)]
     if ours == theirs:

@@ -57,8 +57,10 @@ def digest(session) -> str:
     return hashlib.sha256(state.encode("utf-8")).hexdigest()[:12]
 
 
-def content(line: dict) -> tuple:
-    return tuple(line.get(k) for k in CONTENT)
+def comparable(lines: list[dict]) -> list[tuple]:
+    """What a replay must give again: every line's content, except refusals (they change nothing, and
+    a recording only hears the inputs, not whether the game took them)."""
+    return [tuple(line.get(k) for k in CONTENT) for line in lines if line["kind"] != "refused"]
 
 
 def human(line: dict) -> str:

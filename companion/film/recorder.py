@@ -119,7 +119,7 @@ class Recorder:
 
         runtime.call(attach)
         runtime.add_observer(self._event)
-        runtime.set_health("recording", "ok", f"recording this game night to {self.directory}")
+        runtime.set_health("recording", "ok", f"recording this game night (film {self.directory.name})")
         return self
 
     def stop(self) -> None:
@@ -145,12 +145,12 @@ class Recorder:
         for stream in self._files.values():
             stream.close()
         self._write_header(stopped=time.time())
-        runtime.set_health("recording", "ok", f"stopped; the film is in {self.directory} "
+        runtime.set_health("recording", "ok", f"stopped; film {self.directory.name} holds the evening "
                                               f"({self.stats['bytes'] / 1e6:.0f} MB)")
 
     def status(self) -> dict:
         return {
-            "recording": self.running, "folder": str(self.directory), "since": self.started_at,
+            "recording": self.running, "folder": self.directory.name, "since": self.started_at,
             "frames": self.stats["frames"], "pictures": self.stats["pictures"],
             "pictures_dropped": self.stats["pictures_dropped"], "lines_dropped": self.stats["lines_dropped"],
             "megabytes": round(self.stats["bytes"] / 1e6, 1),
@@ -189,7 +189,7 @@ class Recorder:
         record: dict[str, Any] = {"n": number, "t": t}
         with self._lock:
             if self.t0 is None:
-                self.t0 = t
+                self.t0 = self._health_at = t
                 self.work_size = (frame.work.shape[1], frame.work.shape[0])
             if observed is not None:
                 self._pending.append((number, observed))
@@ -215,7 +215,7 @@ class Recorder:
             self.stats["frames"] += 1
         if t - self._health_at >= HEALTH_EVERY_S:
             self._health_at = t
-            self.runtime.set_health("recording", "ok", f"recording this game night to {self.directory}: "
+            self.runtime.set_health("recording", "ok", f"recording this game night (film {self.directory.name}): "
                                     f"{self.stats['bytes'] / 1e6:.0f} MB so far")
 
     def _release_held(self, settled: bool) -> None:

@@ -145,8 +145,9 @@ class RecordedFilm:
                 self._inputs.setdefault(item.frame, []).append(item)
 
     def frames(self) -> Iterator[FilmFrame]:
+        last = 0
         for data in read_lines(self.directory / FRAMES):
-            number = int(data["n"])
+            number = last = int(data["n"])
             image = data.get("image")
             yield FilmFrame(
                 number=number, t=float(data["t"]),
@@ -155,11 +156,11 @@ class RecordedFilm:
                 reading=data.get("reading"),
                 crops=tuple((x0, y0, self._loader(name)) for x0, y0, name in data.get("crops", ())),
                 full_size=tuple(data["full_size"]) if data.get("full_size") else None, roll=data.get("roll"), stable=data.get("stable"),
-                inputs=self._inputs.pop(number, []),
+                inputs=list(self._inputs.get(number, ())),
             )
         # Inputs after the last whole frame line (the recording stopped between them).
-        for number in sorted(self._inputs):
-            yield FilmFrame(number=number, t=float("nan"), still=True, inputs=self._inputs.pop(number))
+        for number in sorted(n for n in self._inputs if n > last):
+            yield FilmFrame(number=number, t=float("nan"), still=True, inputs=list(self._inputs[number]))
 
     def _loader(self, name: str) -> Callable[[], np.ndarray | None]:
         path = self.directory / name
