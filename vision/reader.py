@@ -12,7 +12,13 @@ The hot path, per frame:
    nothing but module edges) found on a 1/8 density map, plus the places where
    a tag was read in the previous frame. Only those regions are cut out of the
    full-resolution frame and decoded there, where the modules are twice as big.
-4. Only when nothing at all was read (no corner tags in view: a photo of one
+   A region where a card's other sticker was already read is skipped: the card
+   is known (either sticker names it).
+4. A region that still does not decode -- a finder pattern nicked by a coin, an
+   animal standing on the code -- goes to :mod:`vision.recover`, which answers
+   only when the whole finder patterns and the small set of valid payloads leave
+   one answer.
+5. Only when nothing at all was read (no corner tags in view: a photo of one
    code, a covered camera) the decoder's thorough passes run once more.
 
 Positions are in working-image pixels (``TagSighting.corners``), which is also
@@ -23,6 +29,8 @@ cannot be read gives an empty reading with its ``problems`` spelled out.
 
 from __future__ import annotations
 
+import functools
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -52,13 +60,22 @@ class TagSighting:
     corners: np.ndarray
     from_full: bool = False
 
-    @property
+    @functools.cached_property
     def center(self) -> tuple[float, float]:
         return quad_center(self.corners)
 
-    @property
+    @functools.cached_property
     def side_px(self) -> float:
         return quad_side(self.corners)
+
+    @functools.cached_property
+    def partner(self) -> tuple[float, float] | None:
+        """Where the card's other sticker would be (a location sticker's mirror through its card's centre)."""
+        if not isinstance(self.tag, tags.LocationTag):
+            return None
+        cx, cy = tags.card_centre(self.corners, tags.PAIR_SYMBOL_MM)
+        x, y = self.center
+        return 2 * cx - x, 2 * cy - y
 
     @property
     def module_px(self) -> float:
@@ -123,6 +140,7 @@ class TagReader:
     reuse_when_still: bool = True
     motion_threshold: float = 0.002
     max_candidates: int = 24
+    max_recoveries: int = 6  # regions per frame given to vision.recover (the rest wait for the next frame)
     _last: FrameReading | None = field(default=None, init=False, repr=False)
     _last_probe: np.ndarray | None = field(default=None, init=False, repr=False)
 
@@ -182,15 +200,14 @@ class TagReader:
         found = [_sighting(d) for d in self._decode(grey) if d.valid]
         problems: list[str] = []
         looks: list[tuple[int, int, int, int]] = []
-        if self.full_resolution and full is not None:
-            regions = self._candidates(half, found)
-            if regions:
+        regions = self._candidates(half, found)
+        if regions:
+            full_image = None
+            if self.full_resolution and full is not None:
                 full_image, problem = self._full(full, grey.shape)
                 if full_image is None:
                     problems.append(problem)
-                else:
-                    more, looks = self._read_regions(full_image, regions, size)
-                    found.extend(more)
+            looks = self._look(grey, full_image, regions, found)
         if not found and self._decode_thorough is not self._decode:
             # Nothing at all: not a table with its corner tags in view, perhaps a photo of one code.
             # Try the decoder's extra passes (inverted, downscaled) before giving up.
@@ -236,25 +253,80 @@ class TagReader:
         self.scale = w / ww
         return image, ""
 
-    def _read_regions(self, full_image: np.ndarray, regions, size):
-        """The tags in each region, decoded from the full frame; and the full-frame boxes looked at."""
-        scale = self.scale
-        fh, fw = full_image.shape[:2]
-        out = []
-        looks = []
-        for x0, y0, x1, y1 in regions:
-            pad = 0.35 * max(x1 - x0, y1 - y0) + 4
-            fx0, fy0 = max(0, int((x0 - pad) * scale)), max(0, int((y0 - pad) * scale))
-            fx1, fy1 = min(fw, int((x1 + pad) * scale)), min(fh, int((y1 + pad) * scale))
-            if fx1 - fx0 < 8 or fy1 - fy0 < 8:
+    def _look(self, grey: np.ndarray, full_image: np.ndarray | None, regions, found: list[TagSighting]):
+        """Decode each region from the full frame, and give what still does not decode to
+        :mod:`vision.recover`; adds to ``found`` and returns the full-frame boxes cut out."""
+        from vision import recover
+
+        scale = self.scale if full_image is not None else 1.0
+        source = full_image if full_image is not None else grey
+        looks: list[tuple[int, int, int, int]] = []
+        known = _Known(found)
+        tries = 0
+        for box in regions:
+            if known.covers(box):
                 continue
-            crop = full_image[fy0:fy1, fx0:fx1]
-            looks.append((fx0, fy0, fx1, fy1))
-            for d in self._decode(crop):
-                if d.valid:
-                    corners = (d.corners + [fx0, fy0]) / scale
-                    out.append(TagSighting(d.text, tags.parse(d.text), corners, from_full=True))
-        return out, looks
+            if full_image is not None:
+                crop, x0, y0 = _cut(source, box, scale, 0.35)
+                if crop is None:
+                    continue
+                looks.append((x0, y0, x0 + crop.shape[1], y0 + crop.shape[0]))
+                read = [TagSighting(d.text, tags.parse(d.text), (d.corners + [x0, y0]) / scale, from_full=True)
+                        for d in self._decode(_grey_crop(crop)) if d.valid]
+                if read:
+                    known.add(read)
+                    continue
+            if tries >= self.max_recoveries:
+                continue
+            tries += 1
+            crop, x0, y0 = _cut(source, box, scale, 0.75)
+            if crop is None:
+                continue
+            if full_image is not None:
+                looks.append((x0, y0, x0 + crop.shape[1], y0 + crop.shape[0]))
+            known.add([TagSighting(r.text, tags.parse(r.text), (r.corners + [x0, y0]) / scale,
+                                   from_full=full_image is not None) for r in recover.recover(_grey_crop(crop))])
+        return looks
+
+
+class _Known:
+    """Codes read so far and where their cards' other stickers are: a region holding either is done."""
+
+    def __init__(self, found: list[TagSighting]):
+        self.found = found
+        self.points: list[tuple[float, float]] = []
+        for s in found:
+            self._note(s)
+
+    def add(self, read: list[TagSighting]) -> None:
+        for s in read:
+            self.found.append(s)
+            self._note(s)
+
+    def _note(self, s: TagSighting) -> None:
+        self.points.append(s.center)
+        if s.partner is not None:
+            self.points.append(s.partner)
+
+    def covers(self, box) -> bool:
+        return any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in self.points)
+
+
+def _grey_crop(crop: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+
+
+def _cut(image: np.ndarray, box, scale: float, pad_share: float):
+    """``box`` (working pixels) grown by ``pad_share`` of its size, cut from ``image`` (``scale`` image
+    pixels per working pixel): (crop, x0, y0), or (None, 0, 0) when too small."""
+    x0, y0, x1, y1 = box
+    h, w = image.shape[:2]
+    pad = pad_share * max(x1 - x0, y1 - y0) + 4
+    fx0, fy0 = max(0, int((x0 - pad) * scale)), max(0, int((y0 - pad) * scale))
+    fx1, fy1 = min(w, int((x1 + pad) * scale)), min(h, int((y1 + pad) * scale))
+    if fx1 - fx0 < 8 or fy1 - fy0 < 8:
+        return None, 0, 0
+    return image[fy0:fy1, fx0:fx1], fx0, fy0
 
 
 def edge_dense_boxes(grey: np.ndarray, cell: int = DENSITY_CELL // 2, min_side: float = MIN_SIDE_PX / 2,
@@ -337,13 +409,13 @@ def _unique(found: list[TagSighting]) -> list[TagSighting]:
     Two different stickers with the same payload are kept: they are far apart.
     """
     out: list[TagSighting] = []
-    kept: dict[str, list[tuple[np.ndarray, float]]] = {}
+    kept: dict[str, list[tuple[float, float, float]]] = {}
     for s in found:
-        centre = s.corners.mean(axis=0)
+        x, y = s.center
         same = kept.setdefault(s.text, [])
-        if any(np.hypot(*(centre - c)) < 0.5 * max(side, 1.0) for c, side in same):
+        if any(math.hypot(x - cx, y - cy) < 0.5 * max(side, 1.0) for cx, cy, side in same):
             continue
-        same.append((centre, s.side_px))
+        same.append((x, y, s.side_px))
         out.append(s)
     return out
 

@@ -20,7 +20,7 @@ from fpdf import FPDF
 from vision import tags
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-QUIET_MODULES = 3  # the spec asks for 4; decoders cope with 1-2 and stickers must fit a card corner
+QUIET_MODULES = tags.QUIET_MODULES  # the spec asks for 4; decoders cope with 1-2 and stickers must fit a card corner
 MARGIN_MM = 10.0
 GUTTER_MM = 4.0
 CUT_MARK_MM = 2.0
@@ -68,10 +68,7 @@ class _Layout:
 
 def _sticker_size(size_mm: float) -> tuple[float, float, float]:
     """(width, height, label height) of one sticker whose code is ``size_mm`` wide."""
-    module = size_mm / tags.MODULES
-    width = size_mm + 2 * QUIET_MODULES * module
-    label = max(3.0, 2.6 * module)
-    return width, width + label, label
+    return tags.sticker_mm(size_mm)
 
 
 def _layout(paper: tuple[float, float], size_mm: float) -> _Layout:

@@ -22,6 +22,7 @@ parser is one more way for a misread to look like a card.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -118,6 +119,20 @@ def format_corner(corner: str) -> str:
     return f"{TABLE}:{corner}"
 
 
+def sticker_mm(symbol_mm: float) -> tuple[float, float, float]:
+    """(width, height, label height) of a printed sticker whose code is ``symbol_mm`` wide: the code,
+    its quiet zone, and the human label (``07·2``) in a strip along one side."""
+    module = symbol_mm / MODULES
+    width = symbol_mm + 2 * QUIET_MODULES * module
+    label = max(3.0, 2.6 * module)
+    return width, width + label, label
+
+
+def pair_fits(symbol_mm: float) -> bool:
+    """Whether both stickers fit on one card (each in its half, label strips towards the middle)."""
+    return STICKER_INSET_MM + sticker_mm(symbol_mm)[1] <= CARD_MM[1] / 2
+
+
 def card_offset(symbol_mm: float) -> tuple[float, float]:
     """From a card sticker's code centre to the card's centre, in millimetres along the code's own
     x (its top edge, left to right) and y (top to bottom). The same for both stickers: the second
@@ -133,21 +148,23 @@ def card_centre(corners, symbol_mm: float | None = None) -> tuple[float, float]:
     the code. In table millimetres leave it out (the measured side is the printed one); in pixels
     without a table, :data:`DEFAULT_SYMBOL_MM` (the README's sticker) is a close guess.
     """
-    c = np.asarray(corners, np.float64).reshape(4, 2)
-    across, down = (c[1] - c[0] + c[2] - c[3]) / 2, (c[3] - c[0] + c[2] - c[1]) / 2
-    lengths = np.linalg.norm(across), np.linalg.norm(down)
-    centre = c.mean(axis=0)
-    if min(lengths) <= 1e-9:
-        return float(centre[0]), float(centre[1])
-    side = sum(lengths) / 2
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = np.asarray(corners, np.float64).reshape(4, 2).tolist()
+    across = ((bx - ax + cx - dx) / 2, (by - ay + cy - dy) / 2)
+    down = ((dx - ax + cx - bx) / 2, (dy - ay + cy - by) / 2)
+    along, height = math.hypot(*across), math.hypot(*down)
+    mx, my = (ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4
+    if min(along, height) <= 1e-9:
+        return mx, my
+    side = (along + height) / 2
     symbol_mm = side if symbol_mm is None else symbol_mm
     ox, oy = card_offset(symbol_mm)
     scale = side / symbol_mm
-    x, y = centre + ox * scale * across / lengths[0] + oy * scale * down / lengths[1]
-    return float(x), float(y)
+    return (mx + scale * (ox * across[0] / along + oy * down[0] / height),
+            my + scale * (ox * across[1] / along + oy * down[1] / height))
 
 
 DEFAULT_SYMBOL_MM = 30.0  # the sticker size the README recommends for a camera at 70 cm
+PAIR_SYMBOL_MM = 28.0  # two stickers per card: the largest code that fits twice (29 mm) less a hand's slack
 
 
 def make_qr(payload: str) -> segno.QRCode:

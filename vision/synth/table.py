@@ -437,8 +437,11 @@ def _card_patch(location: int, copy: int, tag_mm: float, rng: np.random.Generato
     side = tag_mm + 2 * quiet
     if left + side > CARD_MM[0]:
         raise ValueError(f"a {tag_mm:.0f} mm tag does not fit on a {CARD_MM[0]:.0f} mm wide card")
+    if second and not tags.pair_fits(tag_mm):
+        raise ValueError(f"two {tag_mm:g} mm tags do not fit on a {CARD_MM[0]:.0f} x {CARD_MM[1]:.0f} mm card")
+    label = tags.sticker_mm(tag_mm)[2]
     x0, y0 = int(round(left * s)), int(round(top * s))
-    x1, y1 = int(round((left + side) * s)), int(round((top + side + 2.5) * s))
+    x1, y1 = int(round((left + side) * s)), int(round((top + side + label) * s))
     cv2.rectangle(card, (x0, y0), (x1, y1), (245, 245, 245), -1)
     sx, sy = int(round((left + quiet) * s)), int(round((top + quiet) * s))
     side_px = int(round(tag_mm * s))

@@ -1,0 +1,237 @@
+"""Codes the decoder gave up on: a finder pattern nicked by a coin or a die, data under an animal's foot.
+
+A QR decoder needs all three finder patterns and at most ~30% of the code wrong
+(level H). On a game table that fails where it matters: the animal stands on the
+card being bought. But our codes are not arbitrary: there are only a few hundred
+valid payloads (every printed sticker, :func:`valid_payloads`), all version 1.
+So where the decoder gave up, this module
+
+1. finds the finder patterns that are whole (a dark square, a light ring, a dark
+   core, nested: :func:`finder_patterns`),
+2. for every pair of them that could belong to one code (same size, two or 2.8
+   finder sides apart), places the code's 21 x 21 grid in each way the pair can
+   sit (top-left and top-right, top-left and bottom-left, or the diagonal),
+3. reads each module as dark, light or unsure (a coloured figure is neither), and
+4. compares the sure modules with every valid payload's modules.
+
+It answers only when one payload fits far better than any other: at most
+:data:`MAX_WRONG` of the sure modules differ from it, and every other payload, in
+any placement, differs in at least :data:`MARGIN` more. Two valid payloads differ
+in at least 54 of the 249 modules outside the finders (22%), so an answer needs
+most of a code in view and cannot be a neighbour's misread; when in doubt there is
+no answer, never a wrong one. Everything here works on the grey crops the frame
+reader cut out.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import tags
+
+MODULES = tags.MODULES
+MAX_WRONG = 0.25  # share of the sure modules that may differ from the answer
+MARGIN = 0.12  # every other payload must differ in this much more
+MIN_SURE = 0.6  # share of the compared modules that must read clearly dark or light
+# Finder centres in module units (x, y) for each role, and which roles a pair of finders can take.
+CENTRES = {"TL": (3.5, 3.5), "TR": (17.5, 3.5), "BL": (3.5, 17.5)}
+PAIRS = [("TL", "TR"), ("TR", "TL"), ("TL", "BL"), ("BL", "TL"), ("TR", "BL"), ("BL", "TR")]
+
+
+@dataclass(frozen=True)
+class Finder:
+    centre: np.ndarray  # (x, y) pixels
+    corners: np.ndarray  # 4 x 2, the outer square's corners
+    side: float  # pixels
+
+
+@dataclass(frozen=True)
+class Recovered:
+    text: str
+    corners: np.ndarray  # the code's TL, TR, BR, BL in the crop's pixels
+    wrong: float  # share of the sure modules that differ from the payload
+    runner_up: float  # the same for the best other payload
+
+
+def valid_payloads() -> list[str]:
+    """Every sticker that is printed: both stickers of each Fabled Fruit card, and the table corners."""
+    from vision import sheets
+
+    found = []
+    for payload in sheets.fable_payloads():
+        found += [payload, payload + ":" + tags.SECOND]
+    return found + [tags.format_corner(c) for c in tags.CORNERS]
+
+
+@functools.cache
+def _finder_modules() -> np.ndarray:
+    return tags.module_matrix(tags.format_corner("NW"))  # the finder patterns are the same in every code
+
+
+@functools.cache
+def _templates() -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(payloads, their modules outside the finder patterns as N x 249 bools, that mask)."""
+    mask = np.ones((MODULES, MODULES), bool)
+    for row, col in ((0, 0), (0, MODULES - 8), (MODULES - 8, 0)):
+        mask[row:row + 8, col:col + 8] = False  # finder and separator: the same in every code
+    payloads = valid_payloads()
+    modules = np.array([tags.module_matrix(p)[mask] for p in payloads])
+    return payloads, modules, mask
+
+
+def finder_patterns(grey: np.ndarray, min_side: float = 8.0) -> list[Finder]:
+    """Whole finder patterns in ``grey``: three nested contours with the areas of 7x7, 5x5 and 3x3 modules."""
+    if grey.size == 0 or min(grey.shape) < 16:
+        return []
+    _, dark = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
+    contours, hierarchy = cv2.findContours(dark, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    tree = hierarchy[0]
+    found = []
+    for index, contour in enumerate(contours):
+        child = tree[index][2]
+        if child < 0 or tree[child][2] < 0:
+            continue
+        core = tree[child][2]
+        outer, hole, inner = (cv2.contourArea(contours[i]) for i in (index, child, core))
+        if inner <= 0 or hole <= 0 or outer < min_side * min_side:
+            continue
+        if not (1.4 <= outer / hole <= 2.9 and 1.7 <= hole / inner <= 4.5):
+            continue
+        centres = [_centroid(contours[i]) for i in (index, child, core)]
+        side = float(np.sqrt(outer))
+        if max(np.hypot(*(c - centres[0])) for c in centres[1:]) > 0.15 * side:
+            continue
+        quad = _quad(contours[index])
+        if quad is None:
+            continue
+        found.append(Finder(centres[0], quad, side))
+    return found
+
+
+def _centroid(contour) -> np.ndarray:
+    m = cv2.moments(contour)
+    if m["m00"] == 0:
+        return contour.reshape(-1, 2).mean(axis=0).astype(np.float64)
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+
+
+def _quad(contour) -> np.ndarray | None:
+    """The outer square's four corners (a square seen under a little perspective)."""
+    hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.08 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    if len(approx) != 4:
+        approx = cv2.boxPoints(cv2.minAreaRect(contour))
+    return approx.astype(np.float64)
+
+
+def recover(grey: np.ndarray, *, finders: list[Finder] | None = None) -> list[Recovered]:
+    """Codes in ``grey`` (a crop around one or two stickers) that only the valid payloads can tell."""
+    finders = finder_patterns(grey) if finders is None else finders
+    if len(finders) < 2:
+        return []
+    payloads, modules, mask = _templates()
+    results = []
+    for a, b in itertools.combinations(finders, 2):
+        if not 0.7 <= a.side / b.side <= 1.4:
+            continue
+        side = (a.side + b.side) / 2
+        apart = float(np.hypot(*(a.centre - b.centre))) / side
+        diagonal = 2.3 <= apart <= 3.4
+        if not (1.6 <= apart <= 2.4 or diagonal):
+            continue
+        for role_a, role_b in PAIRS:
+            if (role_a != "TL" and role_b != "TL") != diagonal:
+                continue
+            grid = _place(a, b, role_a, role_b)
+            if grid is None:
+                continue
+            seen = _sample(grey, grid, (role_a, role_b))
+            if seen is None:
+                continue
+            value, sure = seen
+            compared = sure[mask]
+            if compared.mean() < MIN_SURE:
+                continue
+            wrong = ((modules != value[mask]) & compared).sum(axis=1) / compared.sum()
+            results.append((wrong, grid))
+    if not results:
+        return []
+    # The best payload over every placement, and the best *other* payload over every placement.
+    best_per_payload = np.min(np.stack([w for w, _ in results]), axis=0)
+    order = np.argsort(best_per_payload)
+    first, second = order[0], order[1]
+    d1, d2 = float(best_per_payload[first]), float(best_per_payload[second])
+    if d1 > MAX_WRONG or d2 - d1 < MARGIN:
+        return []
+    grid = next(g for w, g in results if w[first] == d1)
+    corners = cv2.perspectiveTransform(np.array([[[0, 0], [MODULES, 0], [MODULES, MODULES], [0, MODULES]]],
+                                                np.float64), grid)[0]
+    return [Recovered(payloads[first], corners, d1, d2)]
+
+
+def _place(a: Finder, b: Finder, role_a: str, role_b: str) -> np.ndarray | None:
+    """The homography from module units to pixels with finder ``a`` in ``role_a`` and ``b`` in ``role_b``:
+    first the similarity the two centres give, then refined on the eight outer corners."""
+    src = np.array([CENTRES[role_a], CENTRES[role_b]])
+    dst = np.array([a.centre, b.centre])
+    sv, dv = src[1] - src[0], dst[1] - dst[0]
+    scale = np.hypot(*dv) / np.hypot(*sv)
+    angle = np.arctan2(dv[1], dv[0]) - np.arctan2(sv[1], sv[0])
+    c, s = scale * np.cos(angle), scale * np.sin(angle)
+    rough = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    rough[:2, 2] = dst[0] - rough[:2, :2] @ src[0]
+    model, image = [], []
+    for finder, role in ((a, role_a), (b, role_b)):
+        x, y = CENTRES[role]
+        ideal = np.array([[x - 3.5, y - 3.5], [x + 3.5, y - 3.5], [x + 3.5, y + 3.5], [x - 3.5, y + 3.5]])
+        predicted = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), rough)[0]
+        for point, guess in zip(ideal, predicted):
+            nearest = finder.corners[np.argmin(np.hypot(*(finder.corners - guess).T))]
+            if np.hypot(*(nearest - guess)) > 0.35 * finder.side:
+                return None  # the squares do not sit the way this placement needs
+            model.append(point)
+            image.append(nearest)
+    homography, _ = cv2.findHomography(np.array(model), np.array(image))
+    return homography
+
+
+@functools.cache
+def _finder_blocks() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """For each finder role: the flat indices of its dark and of its light modules in the 21 x 21 grid."""
+    finder = _finder_modules()
+    blocks = {}
+    for role, (cx, cy) in CENTRES.items():
+        col, row = int(cx - 3.5), int(cy - 3.5)
+        inside = np.zeros((MODULES, MODULES), bool)
+        inside[row:row + 7, col:col + 7] = True
+        blocks[role] = (np.flatnonzero(inside & finder), np.flatnonzero(inside & ~finder))
+    return blocks
+
+
+_CENTRES = (np.indices((MODULES, MODULES))[::-1].reshape(2, -1).T + 0.5).astype(np.float64).reshape(1, -1, 2)
+
+
+def _sample(grey: np.ndarray, grid: np.ndarray, roles) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each module's centre read as dark (True) or light, and whether it read clearly; dark and light
+    as the whole finder patterns (in ``roles``) show them."""
+    points = cv2.perspectiveTransform(_CENTRES, grid)[0]
+    h, w = grey.shape
+    if points[:, 0].min() < -0.5 or points[:, 1].min() < -0.5 or points[:, 0].max() > w - 0.5 or points[:, 1].max() > h - 0.5:
+        return None  # part of the code would lie outside the crop
+    xs = points[:, 0].astype(np.float32).reshape(MODULES, MODULES)
+    ys = points[:, 1].astype(np.float32).reshape(MODULES, MODULES)
+    values = cv2.remap(grey, xs, ys, cv2.INTER_LINEAR).reshape(-1).astype(np.float32)
+    blocks = _finder_blocks()
+    dark = float(np.mean([values[blocks[r][0]].mean() for r in roles]))
+    light = float(np.mean([values[blocks[r][1]].mean() for r in roles]))
+    if light - dark < 30:
+        return None
+    x = ((values - dark) / (light - dark)).reshape(MODULES, MODULES)
+    return x < 0.5, (x < 0.3) | (x > 0.7)
