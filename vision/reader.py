@@ -49,6 +49,8 @@ EDGE_CONTRAST = 48
 DENSITY_SHARE = 0.40
 # Candidate sizes in working-image pixels: a 2 px-module v1 code is 42 px, a big corner tag ~250 px.
 MIN_SIDE_PX, MAX_SIDE_PX = 24, 320
+# Where the cards' codes read in the working image have modules this big, vision.recover looks there first.
+RECOVER_IN_WORK_MODULE = 2.5
 
 
 @dataclass(frozen=True)
@@ -225,11 +227,10 @@ class TagReader:
                 x0, y0 = s.corners.min(axis=0)
                 x1, y1 = s.corners.max(axis=0)
                 boxes.insert(0, (int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))))
-        centres = np.array([s.corners.mean(axis=0) for s in found]).reshape(-1, 2)
+        known = _Known(list(found))
         wanted = []
         for box in boxes:
-            if np.any((centres[:, 0] >= box[0]) & (centres[:, 0] <= box[2])
-                      & (centres[:, 1] >= box[1]) & (centres[:, 1] <= box[3])):
+            if known.covers(box):
                 continue
             if any(_overlap(box, other) > 0.5 for other in wanted):
                 continue
@@ -263,38 +264,52 @@ class TagReader:
         looks: list[tuple[int, int, int, int]] = []
         known = _Known(found)
         tries = 0
+        # The cards' stickers are all one size: the codes read so far tell how big the others are.
+        modules = [s.module_px for s in found if isinstance(s.tag, tags.LocationTag)]
+        big = bool(modules) and float(np.median(modules)) >= RECOVER_IN_WORK_MODULE
         for box in regions:
             if known.covers(box):
                 continue
-            if full_image is not None:
-                crop, x0, y0 = _cut(source, box, scale, 0.35)
-                if crop is None:
+            # A big code that the working image did not give is first looked at there by vision.recover
+            # (a quarter of the pixels); where it finds no finder pattern there is no code (card art, a
+            # hand) and the full frame is not fetched for it.
+            finders = 1
+            if big:
+                if tries >= self.max_recoveries:
                     continue
-                looks.append((x0, y0, x0 + crop.shape[1], y0 + crop.shape[0]))
-                read = [TagSighting(d.text, tags.parse(d.text), (d.corners + [x0, y0]) / scale, from_full=True)
-                        for d in self._decode(_grey_crop(crop)) if d.valid]
-                if read:
-                    known.add(read)
+                tries += 1
+                seen, finders = recover.attempt(grey, _grown(box, grey.shape, 1.0, 0.3), known.codes(1.0))
+                known.add([TagSighting(r.text, tags.parse(r.text), r.corners) for r in seen])
+                if (seen and known.covers(box)) or not finders:
                     continue
-            if tries >= self.max_recoveries:
+            if full_image is None:
                 continue
-            tries += 1
-            crop, x0, y0 = _cut(source, box, scale, 0.75)
+            crop, x0, y0 = _cut(source, box, scale, 0.35)
             if crop is None:
                 continue
-            if full_image is not None:
-                looks.append((x0, y0, x0 + crop.shape[1], y0 + crop.shape[0]))
-            known.add([TagSighting(r.text, tags.parse(r.text), (r.corners + [x0, y0]) / scale,
-                                   from_full=full_image is not None) for r in recover.recover(_grey_crop(crop))])
+            looks.append((x0, y0, x0 + crop.shape[1], y0 + crop.shape[0]))
+            read = [TagSighting(d.text, tags.parse(d.text), (d.corners + [x0, y0]) / scale, from_full=True)
+                    for d in self._decode(_grey_crop(crop)) if d.valid]
+            known.add(read)
+            if (read and known.covers(box)) or tries >= self.max_recoveries + big:
+                continue
+            tries += not big
+            looks.append(_grown(box, full_image.shape, scale, 0.75))  # what a replay needs of the full frame
+            seen = recover.attempt(full_image, _grown(box, full_image.shape, scale, 0.3), known.codes(scale))[0]
+            known.add([TagSighting(r.text, tags.parse(r.text), r.corners / scale, from_full=True) for r in seen])
         return looks
 
 
 class _Known:
-    """Codes read so far and where their cards' other stickers are: a region holding either is done."""
+    """Codes read so far and where their cards' other stickers are: a region they fill is done (a
+    region twice a code's size may hold another code beside the one read)."""
+
+    COVERED = 0.6  # share of a region the known codes must fill
 
     def __init__(self, found: list[TagSighting]):
         self.found = found
-        self.points: list[tuple[float, float]] = []
+        self.boxes: list[tuple[float, float, float, float]] = []
+        self.read: list[tuple[float, float, float, float]] = []  # the codes themselves
         for s in found:
             self._note(s)
 
@@ -304,26 +319,54 @@ class _Known:
             self._note(s)
 
     def _note(self, s: TagSighting) -> None:
-        self.points.append(s.center)
-        if s.partner is not None:
-            self.points.append(s.partner)
+        (x0, y0), (x1, y1) = s.corners.min(axis=0).tolist(), s.corners.max(axis=0).tolist()
+        self.boxes.append((x0, y0, x1, y1))
+        self.read.append((x0, y0, x1, y1))
+        if s.partner is not None:  # the card's other sticker: the same size, mirrored through the card's centre
+            dx, dy = s.partner[0] - s.center[0], s.partner[1] - s.center[1]
+            self.boxes.append((x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+
+    def codes(self, scale: float) -> list[tuple[float, float, float, float]]:
+        """The boxes of the codes read, in an image with ``scale`` pixels per working pixel."""
+        return [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1 in self.read]
 
     def covers(self, box) -> bool:
-        return any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in self.points)
+        bx0, by0, bx1, by1 = box
+        inside = [(max(bx0, x0), max(by0, y0), min(bx1, x1), min(by1, y1)) for x0, y0, x1, y1 in self.boxes
+                  if x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0]
+        if not inside:
+            return False
+        area = (bx1 - bx0) * (by1 - by0)
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in inside) < self.COVERED * area:
+            return False  # even counted twice, they do not fill it
+        # The union of the known codes in the region, on a coarse grid (a card's sticker is often known
+        # twice: read, and as its partner's mirror).
+        step = max(1.0, max(bx1 - bx0, by1 - by0) / 32)
+        grid = np.zeros((int((by1 - by0) / step) + 1, int((bx1 - bx0) / step) + 1), bool)
+        for x0, y0, x1, y1 in inside:
+            grid[int((y0 - by0) / step):int(np.ceil((y1 - by0) / step)),
+                 int((x0 - bx0) / step):int(np.ceil((x1 - bx0) / step))] = True
+        return grid.mean() >= self.COVERED
 
 
 def _grey_crop(crop: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
 
 
-def _cut(image: np.ndarray, box, scale: float, pad_share: float):
-    """``box`` (working pixels) grown by ``pad_share`` of its size, cut from ``image`` (``scale`` image
-    pixels per working pixel): (crop, x0, y0), or (None, 0, 0) when too small."""
+def _grown(box, shape, scale: float, pad_share: float) -> tuple[int, int, int, int]:
+    """``box`` (working pixels) grown by ``pad_share`` of its size, in an image of ``shape`` with
+    ``scale`` pixels per working pixel, kept inside it."""
     x0, y0, x1, y1 = box
-    h, w = image.shape[:2]
+    h, w = shape[:2]
     pad = pad_share * max(x1 - x0, y1 - y0) + 4
-    fx0, fy0 = max(0, int((x0 - pad) * scale)), max(0, int((y0 - pad) * scale))
-    fx1, fy1 = min(w, int((x1 + pad) * scale)), min(h, int((y1 + pad) * scale))
+    return (max(0, int((x0 - pad) * scale)), max(0, int((y0 - pad) * scale)),
+            min(w, int((x1 + pad) * scale)), min(h, int((y1 + pad) * scale)))
+
+
+def _cut(image: np.ndarray, box, scale: float, pad_share: float):
+    """``box`` grown (see :func:`_grown`) and cut from ``image``: (crop, x0, y0), or (None, 0, 0) when
+    too small."""
+    fx0, fy0, fx1, fy1 = _grown(box, image.shape, scale, pad_share)
     if fx1 - fx0 < 8 or fy1 - fy0 < 8:
         return None, 0, 0
     return image[fy0:fy1, fx0:fx1], fx0, fy0

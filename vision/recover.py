@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -36,7 +37,7 @@ from vision import tags
 
 MODULES = tags.MODULES
 MAX_WRONG = 0.25  # share of the sure modules that may differ from the answer
-MARGIN = 0.12  # every other payload must differ in this much more
+MARGIN = 0.10  # every other payload must differ in this much more
 MIN_SURE = 0.6  # share of the compared modules that must read clearly dark or light
 # Finder centres in module units (x, y) for each role, and which roles a pair of finders can take.
 CENTRES = {"TL": (3.5, 3.5), "TR": (17.5, 3.5), "BL": (3.5, 17.5)}
@@ -131,18 +132,35 @@ def _quad(contour) -> np.ndarray | None:
     return approx.astype(np.float64)
 
 
-def recover(grey: np.ndarray, *, finders: list[Finder] | None = None) -> list[Recovered]:
-    """Codes in ``grey`` (a crop around one or two stickers) that only the valid payloads can tell."""
-    finders = finder_patterns(grey) if finders is None else finders
+def recover(image: np.ndarray, box: tuple[int, int, int, int] | None = None) -> list[Recovered]:
+    """Codes around ``box`` (x0, y0, x1, y1 of ``image``, grey or BGR; the whole image by default) that
+    only the valid payloads can tell; corners in ``image``'s pixels. The finder patterns are looked for
+    inside the box, the modules are read wherever the code reaches."""
+    return attempt(image, box)[0]
+
+
+def attempt(image: np.ndarray, box: tuple[int, int, int, int] | None = None,
+            known: list[tuple[float, float, float, float]] = ()) -> tuple[list[Recovered], int]:
+    """:func:`recover`, and how many whole finder patterns it found (none: no code to look closer at).
+    Finder patterns inside ``known`` boxes (x0, y0, x1, y1: codes already read) are left out."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = box if box is not None else (0, 0, w, h)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    crop = image[y0:y1, x0:x1]
+    if crop.ndim == 3:
+        crop = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY)
+    offset = np.array([x0, y0], np.float64)
+    finders = [Finder(f.centre + offset, f.corners + offset, f.side) for f in finder_patterns(crop)]
+    finders = [f for f in finders if not any(k[0] <= f.centre[0] <= k[2] and k[1] <= f.centre[1] <= k[3]
+                                             for k in known)]
     if len(finders) < 2:
-        return []
-    payloads, modules, mask = _templates()
-    results = []
+        return [], len(finders)
+    placements = []
     for a, b in itertools.combinations(finders, 2):
         if not 0.7 <= a.side / b.side <= 1.4:
             continue
         side = (a.side + b.side) / 2
-        apart = float(np.hypot(*(a.centre - b.centre))) / side
+        apart = math.dist(a.centre, b.centre) / side
         diagonal = 2.3 <= apart <= 3.4
         if not (1.6 <= apart <= 2.4 or diagonal):
             continue
@@ -150,30 +168,88 @@ def recover(grey: np.ndarray, *, finders: list[Finder] | None = None) -> list[Re
             if (role_a != "TL" and role_b != "TL") != diagonal:
                 continue
             grid = _place(a, b, role_a, role_b)
-            if grid is None:
-                continue
-            seen = _sample(grey, grid, (role_a, role_b))
-            if seen is None:
-                continue
-            value, sure = seen
-            compared = sure[mask]
-            if compared.mean() < MIN_SURE:
-                continue
-            wrong = ((modules != value[mask]) & compared).sum(axis=1) / compared.sum()
-            results.append((wrong, grid))
-    if not results:
+            if grid is not None:
+                placements.append((grid, (role_a, role_b)))
+    if not placements:
+        return [], len(finders)
+    payloads, _, mask = _templates()
+    results = _compare(image, placements)
+    found = []
+    for group in _same_place(results):
+        # The best payload over every placement of this code, and the best *other* payload.
+        best_per_payload = np.min(np.stack([w for w, _ in group]), axis=0)
+        first, second = np.argsort(best_per_payload)[:2]
+        d1, d2 = float(best_per_payload[first]), float(best_per_payload[second])
+        if d1 > MAX_WRONG or d2 - d1 < MARGIN:
+            continue
+        grid = next(g for w, g in group if w[first] == d1)
+        corners = cv2.perspectiveTransform(np.array([[[0, 0], [MODULES, 0], [MODULES, MODULES], [0, MODULES]]],
+                                                    np.float64), grid)[0]
+        found.append(Recovered(payloads[first], corners, d1, d2))
+    return found, len(finders)
+
+
+def _compare(image: np.ndarray, placements: list) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For each placement that lies inside the picture and reads clearly enough: the share of its sure
+    modules that differ from each valid payload. All placements are sampled at once."""
+    _, modules, mask = _templates()
+    h, w = image.shape[:2]
+    kept, points = [], []
+    for grid, roles in placements:
+        at = cv2.perspectiveTransform(_CENTRES, grid)[0]
+        if at[:, 0].min() < -0.5 or at[:, 1].min() < -0.5 or at[:, 0].max() > w - 0.5 or at[:, 1].max() > h - 0.5:
+            continue  # part of the code would lie outside the picture
+        kept.append((grid, roles))
+        points.append(at)
+    if not kept:
         return []
-    # The best payload over every placement, and the best *other* payload over every placement.
-    best_per_payload = np.min(np.stack([w for w, _ in results]), axis=0)
-    order = np.argsort(best_per_payload)
-    first, second = order[0], order[1]
-    d1, d2 = float(best_per_payload[first]), float(best_per_payload[second])
-    if d1 > MAX_WRONG or d2 - d1 < MARGIN:
-        return []
-    grid = next(g for w, g in results if w[first] == d1)
-    corners = cv2.perspectiveTransform(np.array([[[0, 0], [MODULES, 0], [MODULES, MODULES], [0, MODULES]]],
-                                                np.float64), grid)[0]
-    return [Recovered(payloads[first], corners, d1, d2)]
+    at = np.concatenate(points).astype(np.float32)
+    values = cv2.remap(image, at[:, :1].reshape(1, -1), at[:, 1:].reshape(1, -1), cv2.INTER_LINEAR)
+    if values.ndim == 3:
+        values = cv2.cvtColor(values, cv2.COLOR_BGR2GRAY)
+    values = values.reshape(len(kept), MODULES * MODULES).astype(np.float32)
+    blocks = _finder_blocks()
+    rows = np.arange(len(kept))[:, None]
+    dark = values[rows, np.array([np.concatenate([blocks[r][0] for r in roles]) for _, roles in kept])].mean(axis=1)
+    light = values[rows, np.array([np.concatenate([blocks[r][1] for r in roles]) for _, roles in kept])].mean(axis=1)
+    contrast = light - dark
+    x = (values - dark[:, None]) / np.maximum(contrast, 1.0)[:, None]
+    flat = mask.reshape(-1)
+    dark_modules = np.packbits((x < 0.5)[:, flat], axis=1)
+    sure = np.packbits(((x < 0.3) | (x > 0.7))[:, flat], axis=1)
+    # Differing sure modules, counted on packed bits (no BLAS threads: the camera loop has one core).
+    differ = _POPCOUNT[(dark_modules[:, None, :] ^ _packed_templates()[None, :, :]) & sure[:, None, :]].sum(axis=2)
+    counted = _POPCOUNT[sure].sum(axis=1)
+    results = []
+    for (grid, _), diff, n, c in zip(kept, differ, counted, contrast):
+        if c < 30 or n < MIN_SURE * mask.sum():
+            continue
+        results.append((diff / n, grid))
+    return results
+
+
+@functools.cache
+def _packed_templates() -> np.ndarray:
+    return np.packbits(_templates()[1], axis=1)
+
+
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint16)
+
+
+def _same_place(results: list) -> list[list]:
+    """Placements grouped by where their code would lie (a crop may hold two codes): a payload must
+    beat every other payload in every placement over the same place."""
+    groups: list[tuple[np.ndarray, float, list]] = []
+    for wrong, grid in results:
+        centre, edge = cv2.perspectiveTransform(np.array([[[10.5, 10.5], [21.0, 10.5]]]), grid)[0]
+        side = 2 * float(np.hypot(*(edge - centre)))
+        for where, size, members in groups:
+            if np.hypot(*(where - centre)) < 0.5 * max(size, side):
+                members.append((wrong, grid))
+                break
+        else:
+            groups.append((centre, side, [(wrong, grid)]))
+    return [members for _, _, members in groups]
 
 
 def _place(a: Finder, b: Finder, role_a: str, role_b: str) -> np.ndarray | None:
@@ -191,15 +267,15 @@ def _place(a: Finder, b: Finder, role_a: str, role_b: str) -> np.ndarray | None:
     for finder, role in ((a, role_a), (b, role_b)):
         x, y = CENTRES[role]
         ideal = np.array([[x - 3.5, y - 3.5], [x + 3.5, y - 3.5], [x + 3.5, y + 3.5], [x - 3.5, y + 3.5]])
-        predicted = cv2.perspectiveTransform(ideal.reshape(1, -1, 2), rough)[0]
-        for point, guess in zip(ideal, predicted):
-            nearest = finder.corners[np.argmin(np.hypot(*(finder.corners - guess).T))]
-            if np.hypot(*(nearest - guess)) > 0.35 * finder.side:
-                return None  # the squares do not sit the way this placement needs
-            model.append(point)
-            image.append(nearest)
-    homography, _ = cv2.findHomography(np.array(model), np.array(image))
-    return homography
+        predicted = ideal @ rough[:2, :2].T + rough[:2, 2]
+        distances = np.linalg.norm(finder.corners[None, :, :] - predicted[:, None, :], axis=2)
+        nearest = distances.argmin(axis=1)
+        if distances[np.arange(4), nearest].max() > 0.35 * finder.side:
+            return None  # the squares do not sit the way this placement needs
+        # Two opposite corners of each square: four points spread over the code fix the perspective.
+        model += [ideal[0], ideal[2]]
+        image += [finder.corners[nearest[0]], finder.corners[nearest[2]]]
+    return cv2.getPerspectiveTransform(np.array(model, np.float32), np.array(image, np.float32)).astype(np.float64)
 
 
 @functools.cache
@@ -216,22 +292,3 @@ def _finder_blocks() -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 
 _CENTRES = (np.indices((MODULES, MODULES))[::-1].reshape(2, -1).T + 0.5).astype(np.float64).reshape(1, -1, 2)
-
-
-def _sample(grey: np.ndarray, grid: np.ndarray, roles) -> tuple[np.ndarray, np.ndarray] | None:
-    """Each module's centre read as dark (True) or light, and whether it read clearly; dark and light
-    as the whole finder patterns (in ``roles``) show them."""
-    points = cv2.perspectiveTransform(_CENTRES, grid)[0]
-    h, w = grey.shape
-    if points[:, 0].min() < -0.5 or points[:, 1].min() < -0.5 or points[:, 0].max() > w - 0.5 or points[:, 1].max() > h - 0.5:
-        return None  # part of the code would lie outside the crop
-    xs = points[:, 0].astype(np.float32).reshape(MODULES, MODULES)
-    ys = points[:, 1].astype(np.float32).reshape(MODULES, MODULES)
-    values = cv2.remap(grey, xs, ys, cv2.INTER_LINEAR).reshape(-1).astype(np.float32)
-    blocks = _finder_blocks()
-    dark = float(np.mean([values[blocks[r][0]].mean() for r in roles]))
-    light = float(np.mean([values[blocks[r][1]].mean() for r in roles]))
-    if light - dark < 30:
-        return None
-    x = ((values - dark) / (light - dark)).reshape(MODULES, MODULES)
-    return x < 0.5, (x < 0.3) | (x > 0.7)
