@@ -70,15 +70,6 @@ class TagSighting:
     def side_px(self) -> float:
         return quad_side(self.corners)
 
-    @functools.cached_property
-    def partner(self) -> tuple[float, float] | None:
-        """Where the card's other sticker would be (a location sticker's mirror through its card's centre)."""
-        if not isinstance(self.tag, tags.LocationTag):
-            return None
-        cx, cy = tags.card_centre(self.corners, tags.PAIR_SYMBOL_MM)
-        x, y = self.center
-        return 2 * cx - x, 2 * cy - y
-
     @property
     def module_px(self) -> float:
         """Module size in working-image pixels (meaningful for our version 1 tags)."""
@@ -147,6 +138,7 @@ class TagReader:
     _last_probe: np.ndarray | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self):
+        _prepare_recovery()
         if self.decoder == "zxing":
             self._decode = get_decoder("zxing", thorough=False).decode
             self._decode_thorough = get_decoder("zxing", thorough=True).decode
@@ -202,14 +194,15 @@ class TagReader:
         found = [_sighting(d) for d in self._decode(grey) if d.valid]
         problems: list[str] = []
         looks: list[tuple[int, int, int, int]] = []
-        regions = self._candidates(half, found)
+        known = _Known(found, grey.shape)
+        regions = self._candidates(half, known)
         if regions:
             full_image = None
             if self.full_resolution and full is not None:
                 full_image, problem = self._full(full, grey.shape)
                 if full_image is None:
                     problems.append(problem)
-            looks = self._look(grey, full_image, regions, found)
+            looks = self._look(grey, full_image, regions, known)
         if not found and self._decode_thorough is not self._decode:
             # Nothing at all: not a table with its corner tags in view, perhaps a photo of one code.
             # Try the decoder's extra passes (inverted, downscaled) before giving up.
@@ -219,7 +212,7 @@ class TagReader:
 
     # --- candidates -------------------------------------------------------------------------
 
-    def _candidates(self, half: np.ndarray, found: list[TagSighting]) -> list[tuple[int, int, int, int]]:
+    def _candidates(self, half: np.ndarray, known: "_Known") -> list[tuple[int, int, int, int]]:
         """Boxes (x0, y0, x1, y1, working px) that look like codes but were not read."""
         boxes = [tuple(2 * v for v in box) for box in edge_dense_boxes(half)]
         if self._last is not None:  # where a tag was last time: it may be just below the threshold now
@@ -227,7 +220,6 @@ class TagReader:
                 x0, y0 = s.corners.min(axis=0)
                 x1, y1 = s.corners.max(axis=0)
                 boxes.insert(0, (int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))))
-        known = _Known(list(found))
         wanted = []
         for box in boxes:
             if known.covers(box):
@@ -254,18 +246,17 @@ class TagReader:
         self.scale = w / ww
         return image, ""
 
-    def _look(self, grey: np.ndarray, full_image: np.ndarray | None, regions, found: list[TagSighting]):
+    def _look(self, grey: np.ndarray, full_image: np.ndarray | None, regions, known: "_Known"):
         """Decode each region from the full frame, and give what still does not decode to
-        :mod:`vision.recover`; adds to ``found`` and returns the full-frame boxes cut out."""
+        :mod:`vision.recover`; adds to the ``known`` codes and returns the full-frame boxes cut out."""
         from vision import recover
 
         scale = self.scale if full_image is not None else 1.0
         source = full_image if full_image is not None else grey
         looks: list[tuple[int, int, int, int]] = []
-        known = _Known(found)
         tries = 0
         # The cards' stickers are all one size: the codes read so far tell how big the others are.
-        modules = [s.module_px for s in found if isinstance(s.tag, tags.LocationTag)]
+        modules = [s.module_px for s in known.found if isinstance(s.tag, tags.LocationTag)]
         big = bool(modules) and float(np.median(modules)) >= RECOVER_IN_WORK_MODULE
         for box in regions:
             if known.covers(box):
@@ -300,53 +291,78 @@ class TagReader:
         return looks
 
 
+@functools.cache
+def _prepare_recovery() -> None:
+    """vision.recover's templates, built once on a thread of their own while the camera starts."""
+    import threading
+
+    from vision import recover
+
+    threading.Thread(target=recover.prepare, name="recover-templates", daemon=True).start()
+
+
 class _Known:
-    """Codes read so far and where their cards' other stickers are: a region they fill is done (a
-    region twice a code's size may hold another code beside the one read)."""
+    """Codes read so far and where their cards' other stickers are, on a coarse map of the working
+    image: a region they fill is done (a region twice a code's size may hold another code beside the
+    one read)."""
 
-    COVERED = 0.6  # share of a region the known codes must fill
+    ROOM = 0.6  # a region is done when no square this share of a code's side is left free in it
+    CELL = DENSITY_CELL  # working pixels per map cell
 
-    def __init__(self, found: list[TagSighting]):
+    def __init__(self, found: list[TagSighting], shape):
         self.found = found
-        self.boxes: list[tuple[float, float, float, float]] = []
-        self.read: list[tuple[float, float, float, float]] = []  # the codes themselves
-        for s in found:
-            self._note(s)
+        self.map = np.zeros((shape[0] // self.CELL + 2, shape[1] // self.CELL + 2), bool)
+        self.read: list[tuple[float, float, float, float]] = []
+        self.code_cells = 0.0  # a code's side in map cells, once one is known
+        self._mark(found)
 
     def add(self, read: list[TagSighting]) -> None:
-        for s in read:
-            self.found.append(s)
-            self._note(s)
+        self.found.extend(read)
+        self._mark(read)
 
-    def _note(self, s: TagSighting) -> None:
-        (x0, y0), (x1, y1) = s.corners.min(axis=0).tolist(), s.corners.max(axis=0).tolist()
-        self.boxes.append((x0, y0, x1, y1))
-        self.read.append((x0, y0, x1, y1))
-        if s.partner is not None:  # the card's other sticker: the same size, mirrored through the card's centre
-            dx, dy = s.partner[0] - s.center[0], s.partner[1] - s.center[1]
-            self.boxes.append((x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+    def _mark(self, read: list[TagSighting]) -> None:
+        if not read:
+            return
+        corners = np.array([s.corners for s in read], np.float64)  # N x 4 x 2
+        low, high = corners.min(axis=1), corners.max(axis=1)
+        sides = [s.side_px for s in self.found if isinstance(s.tag, tags.LocationTag)]
+        if sides:
+            self.code_cells = float(np.median(sides)) / self.CELL
+        self.read.extend(map(tuple, np.hstack([low, high]).tolist()))
+        boxes = [np.hstack([low, high])]
+        cards = np.array([isinstance(s.tag, tags.LocationTag) for s in read])
+        if cards.any():  # the card's other sticker: the same size, mirrored through the card's centre
+            shift = 2 * (_card_centres(corners[cards]) - corners[cards].mean(axis=1))
+            boxes.append(np.hstack([low[cards] + shift, high[cards] + shift]))
+        for x0, y0, x1, y1 in (np.concatenate(boxes) / self.CELL).tolist():
+            self.map[max(0, int(y0)):max(0, int(np.ceil(y1))), max(0, int(x0)):max(0, int(np.ceil(x1)))] = True
 
     def codes(self, scale: float) -> list[tuple[float, float, float, float]]:
         """The boxes of the codes read, in an image with ``scale`` pixels per working pixel."""
         return [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1 in self.read]
 
     def covers(self, box) -> bool:
-        bx0, by0, bx1, by1 = box
-        inside = [(max(bx0, x0), max(by0, y0), min(bx1, x1), min(by1, y1)) for x0, y0, x1, y1 in self.boxes
-                  if x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0]
-        if not inside:
+        x0, y0, x1, y1 = (int(v) // self.CELL for v in box)
+        part = self.map[y0:y1 + 1, x0:x1 + 1]
+        if part.size == 0 or not part.any():
             return False
-        area = (bx1 - bx0) * (by1 - by0)
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in inside) < self.COVERED * area:
-            return False  # even counted twice, they do not fill it
-        # The union of the known codes in the region, on a coarse grid (a card's sticker is often known
-        # twice: read, and as its partner's mirror).
-        step = max(1.0, max(bx1 - bx0, by1 - by0) / 32)
-        grid = np.zeros((int((by1 - by0) / step) + 1, int((bx1 - bx0) / step) + 1), bool)
-        for x0, y0, x1, y1 in inside:
-            grid[int((y0 - by0) / step):int(np.ceil((y1 - by0) / step)),
-                 int((x0 - bx0) / step):int(np.ceil((x1 - bx0) / step))] = True
-        return grid.mean() >= self.COVERED
+        # Room for another code: a free square of most of a code's side (a free ring round a code read,
+        # its label and quiet zone, is not room).
+        side = max(2, int(self.ROOM * (self.code_cells or 6)))
+        free = (~part).astype(np.uint8)
+        return not cv2.erode(free, np.ones((side, side), np.uint8), borderType=cv2.BORDER_CONSTANT,
+                             borderValue=0).any()
+
+
+def _card_centres(corners: np.ndarray) -> np.ndarray:
+    """:func:`vision.tags.card_centre` for N codes at once (N x 4 x 2 pixels), for pair-sized stickers."""
+    tl, tr, br, bl = corners[:, 0], corners[:, 1], corners[:, 2], corners[:, 3]
+    across, down = (tr - tl + br - bl) / 2, (bl - tl + br - tr) / 2
+    along = np.maximum(np.linalg.norm(across, axis=1, keepdims=True), 1e-9)
+    height = np.maximum(np.linalg.norm(down, axis=1, keepdims=True), 1e-9)
+    ox, oy = tags.card_offset(tags.PAIR_SYMBOL_MM)
+    scale = (along + height) / 2 / tags.PAIR_SYMBOL_MM
+    return corners.mean(axis=1) + scale * (ox * across / along + oy * down / height)
 
 
 def _grey_crop(crop: np.ndarray) -> np.ndarray:

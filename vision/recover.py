@@ -59,6 +59,12 @@ class Recovered:
     runner_up: float  # the same for the best other payload
 
 
+def prepare() -> None:
+    """Build the payload templates now (about a second on a Pi), not at the first code that needs them."""
+    _packed_templates()
+    _finder_blocks()
+
+
 def valid_payloads() -> list[str]:
     """Every sticker that is printed: both stickers of each Fabled Fruit card, and the table corners."""
     from vision import sheets
