@@ -51,6 +51,7 @@ DENSITY_SHARE = 0.40
 MIN_SIDE_PX, MAX_SIDE_PX = 24, 320
 # Where the cards' codes read in the working image have modules this big, vision.recover looks there first.
 RECOVER_IN_WORK_MODULE = 2.5
+FULL_RECOVERY_UNTIL = 3.5  # ...and also in the full frame while they are smaller than this
 
 
 @dataclass(frozen=True)
@@ -257,7 +258,8 @@ class TagReader:
         tries = 0
         # The cards' stickers are all one size: the codes read so far tell how big the others are.
         modules = [s.module_px for s in known.found if isinstance(s.tag, tags.LocationTag)]
-        big = bool(modules) and float(np.median(modules)) >= RECOVER_IN_WORK_MODULE
+        module = float(np.median(modules)) if modules else 0.0
+        big = module >= RECOVER_IN_WORK_MODULE
         for box in regions:
             if known.covers(box):
                 continue
@@ -282,8 +284,8 @@ class TagReader:
             read = [TagSighting(d.text, tags.parse(d.text), (d.corners + [x0, y0]) / scale, from_full=True)
                     for d in self._decode(_grey_crop(crop)) if d.valid]
             known.add(read)
-            if (read and known.covers(box)) or tries >= self.max_recoveries + big:
-                continue
+            if (read and known.covers(box)) or tries >= self.max_recoveries + big or module >= FULL_RECOVERY_UNTIL:
+                continue  # (codes this big are recovered in the working image or not at all)
             tries += not big
             looks.append(_grown(box, full_image.shape, scale, 0.75))  # what a replay needs of the full frame
             seen = recover.attempt(full_image, _grown(box, full_image.shape, scale, 0.3), known.codes(scale))[0]
@@ -344,14 +346,21 @@ class _Known:
     def covers(self, box) -> bool:
         x0, y0, x1, y1 = (int(v) // self.CELL for v in box)
         part = self.map[y0:y1 + 1, x0:x1 + 1]
-        if part.size == 0 or not part.any():
+        filled = np.count_nonzero(part)
+        if not filled:
             return False
         # Room for another code: a free square of most of a code's side (a free ring round a code read,
         # its label and quiet zone, is not room).
         side = max(2, int(self.ROOM * (self.code_cells or 6)))
-        free = (~part).astype(np.uint8)
-        return not cv2.erode(free, np.ones((side, side), np.uint8), borderType=cv2.BORDER_CONSTANT,
+        if part.size - filled < side * side:
+            return True
+        return not cv2.erode((~part).astype(np.uint8), _square(side), borderType=cv2.BORDER_CONSTANT,
                              borderValue=0).any()
+
+
+@functools.cache
+def _square(side: int) -> np.ndarray:
+    return np.ones((side, side), np.uint8)
 
 
 def _card_centres(corners: np.ndarray) -> np.ndarray:
@@ -407,16 +416,15 @@ def edge_dense_boxes(grey: np.ndarray, cell: int = DENSITY_CELL // 2, min_side: 
     density = cv2.resize(edges, (w // cell, h // cell), interpolation=cv2.INTER_AREA)
     _, mask = cv2.threshold(density, int(255 * DENSITY_SHARE), 255, cv2.THRESH_BINARY)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    boxes = []
-    lo, hi = min_side / cell, max_side / cell
-    for x, y, bw, bh, area in stats[1:]:
-        if not (lo <= max(bw, bh) <= hi) or max(bw, bh) > 2.5 * min(bw, bh):
-            continue
-        boxes.append((int(x * cell), int(y * cell), int((x + bw) * cell), int((y + bh) * cell)))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    found = stats[1:, :4]
+    if not len(found):
+        return []
+    longer, shorter = found[:, 2:4].max(axis=1), found[:, 2:4].min(axis=1)
+    keep = found[(longer >= min_side / cell) & (longer <= max_side / cell) & (longer <= 2.5 * shorter)]
     # Biggest first: a corner tag matters more than a speck.
-    boxes.sort(key=lambda b: -(b[2] - b[0]) * (b[3] - b[1]))
-    return boxes
+    keep = keep[np.argsort(-(keep[:, 2] * keep[:, 3]), kind="stable")] * cell
+    return [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h in keep.tolist()]
 
 
 def _probe(half: np.ndarray) -> np.ndarray:

@@ -395,6 +395,12 @@ def _card_tag_offset(tag_mm: float) -> tuple[float, float]:
     return x, y
 
 
+def card_tag_centre(centre, angle_deg, tag_mm) -> tuple[float, float]:
+    """Where a card's (first) sticker's code centre lies, for a card at ``centre`` turned ``angle_deg``
+    (the second sticker: the same with the angle turned half round)."""
+    return _card_tag_centre(centre, angle_deg, tag_mm)
+
+
 def _card_tag_centre(centre, angle_deg, tag_mm) -> tuple[float, float]:
     ox, oy = _card_tag_offset(tag_mm)
     a = math.radians(angle_deg)
