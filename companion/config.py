@@ -149,7 +149,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "recording": {
         "enabled": Key(False, "record every game night from the start (a film to replay; see README)", _bool),
         "folder": Key("", "where recordings go; \"\" for recordings/ in the data directory", _string),
-        "budget_mb_per_hour": Key(240.0, "pictures kept per hour of recording, at most (MB); 240 fits a two-hour evening in 500 MB", _number_range(10, 5000)),
+        "budget_mb_per_hour": Key(200.0, "pictures kept per hour of recording, at most (MB); 200 keeps a two-hour evening under 500 MB", _number_range(10, 5000)),
     },
     "gpio": {
         "seat_leds": Key([5, 6, 13, 19, 26, 21], "one LED per seat, seat 1 first (up to 6)", _pins(6)),

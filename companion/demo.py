@@ -33,11 +33,16 @@ DEMO_TITLE = "Demo table"
 DEMO_START = "demo_campaign"
 
 
-def script_film(script, *, fps: float = 10.0, title: str = DEMO_TITLE) -> ScriptFilm:
+def script_film(script, *, fps: float = 10.0, title: str = DEMO_TITLE, campaign: bool = True) -> ScriptFilm:
     """A :class:`vision.synth.demo.DemoGame` as a film: its pictures at ``fps`` in the script's time, each
     turn's entered moves delivered after the last picture before that turn, and the demo campaign's first
-    game as its start."""
-    start = [FilmInput(0, DEMO_START, {"title": title, "players": list(script.players), "options": script.options()})]
+    game as its start (``campaign=False``: a plain new game)."""
+    if campaign:
+        start = [FilmInput(0, DEMO_START, {"title": title, "players": list(script.players),
+                                           "options": script.options()})]
+    else:
+        start = [FilmInput(0, "new_game", {"game": "fable", "players": list(script.players),
+                                           "options": script.options(), "title": title})]
     header = {"title": title, "table_mm": list(script.table_mm), "fps": fps}
 
     def frames() -> Iterator[FilmFrame]:

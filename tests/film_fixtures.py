@@ -29,7 +29,7 @@ INTERVENTIONS = {
 
 
 def record_demo(directory: Path, *, turns: int = 4, size: tuple[int, int] = (1920, 1080), hand_frames: int = 4,
-                still_frames: int = 16, interventions: dict | None = None, budget_mb_per_hour: float = 240.0) -> Path:
+                still_frames: int = 16, interventions: dict | None = None, budget_mb_per_hour: float = 200.0) -> Path:
     """Play the demo table through a threaded runtime and the real pipeline while recording it."""
     from companion.config import Config
     from companion.demo import DemoTable

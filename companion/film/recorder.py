@@ -66,7 +66,7 @@ class Recorder:
     without the PIN; ``budget_mb_per_hour``: pictures beyond it are dropped.
     """
 
-    def __init__(self, directory: str | Path, runtime, config, *, budget_mb_per_hour: float = 240.0,
+    def __init__(self, directory: str | Path, runtime, config, *, budget_mb_per_hour: float = 200.0,
                  table_mm: tuple[float, float] | None = None):
         self.directory = Path(directory)
         self.runtime = runtime

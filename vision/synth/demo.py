@@ -273,14 +273,14 @@ class DemoGame:
             image, truth = after
             resting = self._resting(index, image, truth)
             for k in range(self.still_frames):
-                if resting is not None and k < self.still_frames // 2:
+                if resting is not None and k < self.still_frames // 3:
                     yield DemoFrame(resting, truth, step, "resting", count)
                 else:
                     yield DemoFrame(image, truth, step, "still", count)
                 count += 1
 
     def _resting(self, index: int, image: np.ndarray, truth: synth.Truth) -> np.ndarray | None:
-        """Now and then a hand rests over a stack for the first half of a still stretch."""
+        """Now and then a hand rests over a stack for the first third of a still stretch."""
         rng = np.random.default_rng([self.seed, index, 37])
         if index == 0 or rng.random() >= self.resting_hands:
             return None
