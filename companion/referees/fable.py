@@ -19,8 +19,13 @@ Every move is checked with the engine before it is proposed (``why_illegal``).
 Anything else -- a change where no animal stands, a change before the animal
 moved, a copy that cannot be on top, two stickers with one code -- is an
 :class:`Alert` that names what was expected and what was seen, proposing a move
-where one is plausible. A stack whose tag is covered (``hidden``) is taken to be
-unchanged. Animal moves and actions never come from the camera.
+where one is plausible. A stack whose tags are covered (``hidden``: an animal, a
+hand) is taken to be unchanged, and an occlusion never becomes a move: when the
+stack the player is buying from is covered and the deck's next card already
+shows, the referee waits for the stack to show again (the stabiliser reports it
+then) rather than guess the purchase or call it an error. A covered stack that
+reappears changed is judged like any other change. Animal moves and actions never
+come from the camera.
 
 The same table seen twice against the same game gives nothing the second time,
 so the pipeline may hand the referee the last stable snapshot again after every
@@ -140,7 +145,7 @@ class FableReferee:
                                   payload=payload))
 
         differences = _differences(_display(state), visible, hidden)
-        if not differences:
+        if not differences or _waits_for_covered_stack(state, differences, hidden):
             return problems
         verdicts, state, differences = self._purchase(session, state, differences, visible, hidden, payload)
         if verdicts and isinstance(verdicts[-1], Alert):
@@ -233,6 +238,16 @@ class FableReferee:
             context = "nothing can change now"
         return Alert(f"the table does not match the game: {seen}; {context}", move=move,
                      payload={**payload, "differences": seen})
+
+
+def _waits_for_covered_stack(state, differences, hidden) -> bool:
+    """The player's animal stands on a covered stack, and all that changed elsewhere is the deck's next
+    card showing: the purchase happened under the cover, and is seen once the stack shows again."""
+    if state.phase != fable_state.ACT or state.animals[state.current] not in hidden or not state.deck:
+        return False
+    top = state.deck[0]
+    return all(d.location == top.number and d.kind in ("new", "changed") and d.seen == top.copy
+               for d in differences)
 
 
 def _payload(snapshot) -> dict:
