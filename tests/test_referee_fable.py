@@ -139,6 +139,20 @@ def test_a_purchase_under_a_covered_stack_waits_for_the_stack_to_show_again(game
     assert [v.move for v in verdicts] == ["buy Anne 4:1", "draw 7:1"]
 
 
+def test_the_last_card_of_a_stack_bought_shows_as_the_stack_gone_and_the_deck_card_proves_it(log):
+    game = Session.create(log, "fable", ["Anne", "Paul"], PRICED)
+    for move in ("move Anne 1", "action Anne draw 2", "move Paul 5", "action Paul draw 2", "move Anne 4",
+                 "buy Anne 4:1", "draw 7:1", "move Paul 7"):
+        game.apply(move, source="dashboard")
+    assert len(game.state.stack(7).cards) == 1
+    ref = referee()
+    # Stack 7 vanished (the stabiliser keeps it as covered: it cannot tell), and 7:2 lies as a new stack.
+    tops = {**FIRST, 4: 2}
+    assert ref.observe(game, table({**tops, 7: 1}, hidden={7})) == []  # no deck card yet: nothing to go on
+    verdicts = ref.observe(game, table({**tops, 7: 2}))
+    assert [v.move for v in verdicts] == ["buy Paul 7:1", "draw 7:2"]
+
+
 def test_a_covered_stack_that_reappears_changed_is_judged_like_any_change(game):
     ref = referee()
     assert ref.observe(game, table(FIRST, hidden={3})) == []
