@@ -72,8 +72,9 @@ class DemoTable:
         from vision.synth.demo import DemoGame
 
         self.runtime = runtime
+        # The table as the README asks for it: two stickers per card, animals standing anywhere on the cards.
         self.script = DemoGame(players=players, turns=turns, size=size, hand_frames=hand_frames,
-                               still_frames=still_frames)
+                               still_frames=still_frames, second_sticker=True, animals="anywhere")
         self.film = script_film(self.script, fps=fps)
         self.show = LiveShow(runtime, self.film, starts=STARTS)
 
