@@ -259,7 +259,7 @@ class TagReader:
         # The cards' stickers are all one size: the codes read so far tell how big the others are.
         modules = [s.module_px for s in known.found if isinstance(s.tag, tags.LocationTag)]
         module = float(np.median(modules)) if modules else 0.0
-        big = module >= RECOVER_IN_WORK_MODULE
+        big = module >= RECOVER_IN_WORK_MODULE or full_image is None  # (no full frame: the working image it is)
         for box in regions:
             if known.covers(box):
                 continue
