@@ -68,6 +68,9 @@ def run(args) -> int:
         appliance.stop()
         raise
     print(f"Table Companion is running: open {appliance.url} on a phone at the table (Ctrl+C stops it)", flush=True)
+    if appliance.recording.active:
+        print(f"Recording this game night to {appliance.recording.recorder.directory} "
+              "(replay it with 'companion replay DIR')", flush=True)
     try:
         appliance.serve_until(stop)
     finally:

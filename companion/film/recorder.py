@@ -185,9 +185,11 @@ class Recorder:
             _log.exception("recording frame %s failed", getattr(frame, "number", "?"))
 
     def _frame(self, frame, reading, stable, roll, observed) -> None:
-        number, t = int(frame.number), float(frame.timestamp)
-        record: dict[str, Any] = {"n": number, "t": t}
+        t = float(frame.timestamp)
         with self._lock:
+            # The film numbers its own frames: a camera restarted by its supervisor counts from 1 again.
+            number = self.done + 1
+            record: dict[str, Any] = {"n": number, "t": t}
             if self.t0 is None:
                 self.t0 = self._health_at = t
                 self.work_size = (frame.work.shape[1], frame.work.shape[0])
