@@ -285,11 +285,13 @@ def _place(a: Finder, b: Finder, role_a: str, role_b: str) -> np.ndarray | None:
         nearest = distances.argmin(axis=1)
         if distances[np.arange(4), nearest].max() > 0.35 * finder.side:
             return None  # the squares do not sit the way this placement needs
-        # Two opposite corners of each square: four points spread over the code fix the perspective
-        # (the corners were refined to a fraction of a pixel: at 3-4 pixels a module, a pixel matters).
-        model += [ideal[0], ideal[2]]
-        image += [finder.corners[nearest[0]], finder.corners[nearest[2]]]
-    return cv2.getPerspectiveTransform(np.array(model, np.float32), np.array(image, np.float32)).astype(np.float64)
+        model += list(ideal)
+        image += list(finder.corners[nearest])
+    # An affine fit on the eight corners (refined to a fraction of a pixel), by least squares: across one
+    # code the perspective is negligible, and two finders along one edge would leave it unsteady anyway.
+    model_h = np.hstack([np.array(model), np.ones((8, 1))])
+    fit, *_ = np.linalg.lstsq(model_h, np.array(image), rcond=None)
+    return np.vstack([fit.T, [0.0, 0.0, 1.0]])
 
 
 @functools.cache
