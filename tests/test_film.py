@@ -248,3 +248,30 @@ def test_button_presses_are_recorded_as_the_inputs_they_made(runtime, tmp_path):
         ("open", None, None), ("play", "roll CCGK", "dashboard"), ("play", "bank", "button"), ("undo", None, "button")]
     assert [line["text"] for line in film.live_lines() if line["kind"] in ("move", "undo")] == [
         "roll CCGK", "bank", "undo bank"]
+
+
+def test_a_recorded_dice_roll_replays_as_it_was_read(runtime, tmp_path):
+    """Fandooble: the roll the camera read goes into the film, and the replay hands the referee that roll."""
+    import numpy as np
+
+    from companion.config import Config
+    from companion.film.recorder import Recorder
+    from companion.pipeline import Pipeline
+    from hardware.camera.base import Frame
+    from tests.test_referee_fandooble import seen
+
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    rolls = {5: seen(("C", 10, 10), ("C", 60, 10), ("G", 110, 10), ("F", 10, 60))}
+    pipeline.read_dice = lambda frame: rolls.get(frame.number)  # what the dice reader saw, frame by frame
+    recorder = Recorder(tmp_path / "film", runtime, Config.defaults()).start()
+    tray = np.full((240, 320, 3), 150, np.uint8)
+    for number in range(1, 9):
+        pipeline(Frame(work=tray, timestamp=number / 10, number=number))
+        runtime.call(lambda: None)
+    recorder.stop()
+    film = RecordedFilm(tmp_path / "film")
+    assert [f.number for f in film.frames() if f.roll] == [5]
+    lines = replay(film).lines
+    assert [line["text"] for line in lines if line.get("source") == "camera"] == ["roll CCGF"]
+    assert comparable(lines) == comparable(film.live_lines())

@@ -84,7 +84,7 @@ class Recorder:
         self._pictures_waiting = 0
         self._tokens = self.rate * BURST_S
         self._last_t: float | None = None
-        self._health_at = 0.0
+        self._health_at = time.monotonic()
         self.t0: float | None = None
         self.done = 0  # the last frame handed over in full
         self.games = 0
@@ -191,7 +191,7 @@ class Recorder:
             number = self.done + 1
             record: dict[str, Any] = {"n": number, "t": t}
             if self.t0 is None:
-                self.t0 = self._health_at = t
+                self.t0 = t
                 self.work_size = (frame.work.shape[1], frame.work.shape[0])
             if observed is not None:
                 self._pending.append((number, observed))
@@ -199,15 +199,16 @@ class Recorder:
             still = reading is None or reading.reused
             # The previous decoded frame settled when this one is still: that is the picture worth keeping.
             self._release_held(settled=still)
+            # Objects go into the queue as they are (frozen); the writer turns them into JSON on its thread.
             if still:
                 record["still"] = 1
             else:
-                record["reading"] = reading.to_json()
+                record["reading"] = reading
             if stable is not None:
-                record["stable"] = stable.to_json()
+                record["stable"] = stable
             picture = None
             if roll is not None:
-                record["roll"] = roll_to_json(roll)
+                record["roll"] = roll
                 picture = (frame.work, ())
             if not still and roll is None:
                 self._held = (record, frame, reading)
@@ -215,10 +216,6 @@ class Recorder:
                 self._queue(record, picture)
             self.done = number
             self.stats["frames"] += 1
-        if t - self._health_at >= HEALTH_EVERY_S:
-            self._health_at = t
-            self.runtime.set_health("recording", "ok", f"recording this game night (film {self.directory.name}): "
-                                    f"{self.stats['bytes'] / 1e6:.0f} MB so far")
 
     def _release_held(self, settled: bool) -> None:
         if self._held is None:
@@ -324,13 +321,17 @@ class Recorder:
             job = self._jobs.get()
             if job is None:
                 break
+            if time.monotonic() - self._health_at >= HEALTH_EVERY_S:  # here, not on the camera's thread
+                self._health_at = time.monotonic()
+                self.runtime.set_health("recording", "ok", f"recording this game night (film {self.directory.name}): "
+                                        f"{self.stats['bytes'] / 1e6:.0f} MB so far")
             name, record, picture = job
             try:
                 if picture is not None:
                     with self._lock:
                         self._pictures_waiting -= 1
                     self._keep_picture(record, *picture)
-                line = json.dumps(record, separators=(",", ":")) + "\n"
+                line = json.dumps(_as_json(record), separators=(",", ":")) + "\n"
                 stream = self._files[name]
                 stream.write(line)
                 stream.flush()
@@ -367,6 +368,17 @@ class Recorder:
             record["crops"] = names
         self.stats["bytes"] += size
         self.stats["pictures"] += 1
+
+
+def _as_json(record: dict) -> dict:
+    """A frame record with the reader's, the stabiliser's and the dice's objects as JSON."""
+    out = dict(record)
+    for key in ("reading", "stable"):
+        if key in out:
+            out[key] = out[key].to_json()
+    if "roll" in out:
+        out["roll"] = roll_to_json(out["roll"])
+    return out
 
 
 class Recording:
