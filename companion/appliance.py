@@ -112,6 +112,29 @@ def watchdog_interval(env=os.environ) -> float | None:
     return usec / 1_000_000
 
 
+def _close_trigger_after_last_pull(trigger) -> None:
+    """Make waitress' wake-up pipe close only between two pulls, never during one.
+
+    A worker thread that has just answered a request wakes the server's loop by writing to a pipe.
+    Stopping closes that pipe from another thread; a worker already past the check would write to
+    a closed descriptor (EBADF, a traceback in the journal) or, worse, to whatever file reused its
+    number. One lock around the write and the close, and no write once the pipe is gone.
+    """
+    lock = threading.Lock()
+    pull, close = trigger._physical_pull, trigger._close
+
+    def pull_while_open() -> None:
+        with lock:
+            if trigger._fds:
+                pull()
+
+    def close_between_pulls() -> None:
+        with lock:
+            close()
+
+    trigger._physical_pull, trigger._close = pull_while_open, close_between_pulls
+
+
 def _cannot_listen(host: str, port: int) -> str | None:
     """Why a server could not listen on ``host:port`` and what to do (None when it can), asked as waitress binds."""
     if port == 0:
@@ -326,6 +349,7 @@ class Appliance:
             self.app, host=server["host"], port=self.listen_port, threads=threads,
             max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
         )
+        _close_trigger_after_last_pull(self._server.trigger)
         self._server_thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._server_thread.start()
         self.lock.announce(self.port)
@@ -345,9 +369,6 @@ class Appliance:
             self.notifier.notify("STOPPING=1")
         self.recording.stop()
         if self._server is not None:
-            # A request finishing on a worker thread while the server closes would wake its loop
-            # through the closed trigger (EBADF, a traceback in the journal): nothing is left to wake.
-            self._server.pull_trigger = lambda: None
             self._server.close()
             if self._server_thread is not None:
                 self._server_thread.join(5)

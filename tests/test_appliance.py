@@ -9,12 +9,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
 import pytest
 
-from companion.appliance import Appliance, check_config
+from companion.appliance import Appliance, _close_trigger_after_last_pull, check_config
 from companion.config import CONFIG_NAME, Config
 from companion.errors import ConfigError
 from companion.eventlog import DB_NAME, EventLog
@@ -214,3 +215,31 @@ def test_the_end_of_a_game_and_a_quiet_minute_put_the_moves_in_the_database_file
     assert len(after) == len(before) + 1
     with EventLog(after[0]) as copy:
         assert copy.count_events(runtime.session.session_id) == runtime.log.count_events(runtime.session.session_id)
+
+
+def test_a_request_finishing_while_the_dashboard_stops_wakes_nothing_closed():
+    """Workers answering their last requests while stop() closes the wake-up pipe write to no closed descriptor."""
+    from waitress.trigger import trigger as waitress_trigger
+
+    pipe = waitress_trigger({})
+    _close_trigger_after_last_pull(pipe)
+    errors: list[BaseException] = []
+    started = threading.Barrier(5)
+
+    def answer_requests() -> None:
+        started.wait()
+        try:
+            for _ in range(2000):
+                pipe.pull_trigger()
+        except BaseException as error:  # noqa: BLE001 - any error is the failure
+            errors.append(error)
+
+    workers = [threading.Thread(target=answer_requests) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    started.wait()
+    pipe.close()
+    for worker in workers:
+        worker.join()
+    assert errors == []
+    pipe.pull_trigger()  # a request finishing after the close
