@@ -12,14 +12,18 @@ from .rules import _can_act, confusion_left, doors_and_stairs, to_act
 from .state import Pile, State, resource_names
 
 
-def random_move(state: State, rng: random.Random, *, misunderstand: float = 0.3) -> Move | None:
-    """A legal move for one of the players the game waits for (None when the game is over)."""
+def random_move(state: State, rng: random.Random, *, misunderstand: float = 0.3, eager: bool = False) -> Move | None:
+    """A legal move for one of the players the game waits for (None when the game is over).
+
+    ``eager``: the players understand the command that helps most (Build when they can pay,
+    else Gather), as a table that knows its words would: such games are often won.
+    """
     acting = to_act(state)
     if not acting:
         return None
     i = state.seat(rng.choice(acting))
     name = state.players[i]
-    return {"deal": _deal, "act": _act, "answer": lambda s, i, r: _answer(s, i, r, misunderstand),
+    return {"deal": _deal, "act": _act, "answer": lambda s, i, r: _answer(s, i, r, misunderstand, eager),
             "confusion": _confusion, "discard": _discard, "idea": _idea}[state.phase](state, i, rng)
 
 
@@ -76,12 +80,18 @@ def _act(state: State, i: int, rng: random.Random) -> Move:
     return Reveal(name, rng.choice(reveals))
 
 
-def _answer(state: State, i: int, rng: random.Random, misunderstand: float) -> Move:
+def _answer(state: State, i: int, rng: random.Random, misunderstand: float, eager: bool) -> Move:
     name, seat = state.players[i], state.seats[i]
     held = [s for s in SYMBOLS if seat.holds(s)]
     if not held or rng.random() < misunderstand:
         return AnswerNo(name)
     symbol = rng.choice(held)
+    if eager:
+        payable = any(state.facts.building(b.number).cost is None
+                      or all(h >= n for h, n in zip(seat.resources, state.facts.building(b.number).cost))
+                      for b in seat.buildings)
+        wish = "build" if payable else "gather" if seat.buildings else "give"
+        symbol = wish if wish in held else symbol
     if symbol == "build":
         known, unknown = [], []
         for b in seat.buildings:
@@ -157,12 +167,13 @@ def _idea(state: State, i: int, rng: random.Random) -> Move:
     return Idea(name, building=_building(state, deck.buildings, deck.returned, rng))
 
 
-def play_random_game(state: State, rng: random.Random, *, limit: int = 2000, misunderstand: float = 0.3):
+def play_random_game(state: State, rng: random.Random, *, limit: int = 2000, misunderstand: float = 0.3,
+                     eager: bool = False):
     """Play random moves until the game ends (or ``limit`` moves): yields (move, state after)."""
     from .rules import apply
 
     for _ in range(limit):
-        move = random_move(state, rng, misunderstand=misunderstand)
+        move = random_move(state, rng, misunderstand=misunderstand, eager=eager)
         if move is None:
             return
         state = apply(state, move)
