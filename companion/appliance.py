@@ -2,13 +2,27 @@
 
 Start-up order, each step before the next:
 
-1. the configuration is checked beyond its types (pins in conflict, a file camera
-   without files, a calibration that is not four corners): refused with file, key, reason;
-2. the database passes ``quick_check`` or is restored from the newest good backup
-   (:mod:`companion.backups`), and today's backup is taken;
-3. the runtime (the one writer), the GPIO panel with the LED and button observers,
+1. the configuration is checked beyond its types (:func:`companion.configcheck.check_config`,
+   the same check as ``companion doctor`` and the dashboard's settings): refused with file, key, reason;
+2. the data folder is locked for this process (:mod:`companion.instance`): a second companion
+   is refused, naming the first one's PID and port;
+3. the database passes its full check or is restored from the newest good backup
+   (:mod:`companion.backups`); a fault that is not damage (locked, full, read-only, another
+   user's files) is a refusal that changes nothing, and a backup is taken when one is due;
+4. the runtime (the one writer), the GPIO panel with the LED and button observers,
    the camera supervisor and the dashboard (waitress) start;
-4. systemd is told ``READY=1``.
+5. systemd is told ``READY=1``.
+
+Every refusal is :class:`~companion.errors.StartRefused` or
+:class:`~companion.errors.ConfigError`: one line with the steps that fix it
+(:mod:`companion.faults`), told to systemd as ``STATUS=`` before the process exits
+with status 2 (which the unit does not restart: retrying cannot help) or 75 when
+retrying may help (a database another program holds).
+
+While it runs the main loop also keeps the database safe: a checkpoint at the end
+of each game and after a quiet minute (so the main file holds everything and a lost
+``-wal`` cannot lose more than the last minute), and a checked backup after every
+game and hourly while moves are being added.
 
 The main loop then pings systemd's watchdog (``WATCHDOG=1``) only while the
 runtime, the web server thread and the camera supervisor are all alive; a frozen
@@ -25,6 +39,7 @@ rolls to the game's referee. When the camera is the demo camera (no camera found
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import socket
@@ -35,41 +50,52 @@ from typing import Any, Callable
 
 from companion import backups
 from companion.config import Config
-from companion.errors import ConfigError
+from companion.configcheck import check_config
+from companion.errors import ConfigError, DatabaseUnavailable
 from companion.eventlog import DB_NAME, EventLog
+from companion.faults import steps
+from companion.instance import DataFolderLock
 from companion.runtime import Runtime
 
 _log = logging.getLogger(__name__)
 
-BACKUP_CHECK_S = 300.0  # how often the main loop asks whether today's backup is due
+BACKUP_CHECK_S = 60.0  # how often the main loop asks whether a backup is due
+QUIET_S = 60.0  # a minute without a new event: the -wal is copied into the database file
 
 
-def check_config(config: Config) -> None:
-    """Checks that span several keys or look at the machine; raises ConfigError naming file, key and reason."""
-    from hardware.gpio import PinConflict, check_pins
+def tame_malloc() -> bool:
+    """Keep freed image buffers from staying in the process (glibc only; a no-op elsewhere).
 
-    source = config.source
+    Every frame allocates and frees images of several megabytes on the camera, pipeline and web
+    threads. By default glibc raises its mmap threshold after such a free, so the next buffers come
+    from per-thread heaps that keep the memory after it is freed: the resident size creeps up for
+    hours. A fixed 1 MB threshold returns every large buffer to the system when it is freed, and two
+    arenas keep the threads from holding a heap each.
+    """
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
     try:
-        check_pins(config["gpio"])
-    except PinConflict as exc:
-        raise ConfigError(f"{source} [gpio] {exc}") from None
-    camera = config["camera"]
-    if camera["backend"] == "file":
-        path = camera["file_path"]
-        if not path:
-            raise ConfigError(f'{source} [camera] file_path = "": the file camera needs a folder of images or a video')
-        if not Path(path).exists():
-            raise ConfigError(f'{source} [camera] file_path = "{path}": no such file or folder')
-    if camera["work_width"] > camera["full_width"]:
-        raise ConfigError(f"{source} [camera] work_width = {camera['work_width']}: must not exceed "
-                          f"full_width ({camera['full_width']})")
-    corners = config["table"]["corners_px"]
-    if corners not in ([], None):
-        good = (isinstance(corners, list) and len(corners) == 4
-                and all(isinstance(c, list) and len(c) == 2
-                        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in c) for c in corners))
-        if not good:
-            raise ConfigError(f"{source} [table] corners_px: must be [] or four [x, y] pairs (NW, NE, SE, SW)")
+        libc = ctypes.CDLL(name) if name else None
+        mallopt = libc.mallopt if libc is not None else None
+    except (OSError, AttributeError):
+        return False
+    if mallopt is None:
+        return False
+    m_mmap_threshold, m_arena_max = -3, -8  # from glibc's malloc.h
+    return bool(mallopt(m_mmap_threshold, 1024 * 1024)) and bool(mallopt(m_arena_max, 2))
+
+
+def trim_memory() -> None:
+    """Hand the free parts of the heap back to the system (glibc's ``malloc_trim``; a no-op elsewhere)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def watchdog_interval(env=os.environ) -> float | None:
@@ -87,7 +113,7 @@ def watchdog_interval(env=os.environ) -> float | None:
 
 
 def _cannot_listen(host: str, port: int) -> str | None:
-    """Why a server could not listen on ``host:port`` (None when it can), asked as waitress binds."""
+    """Why a server could not listen on ``host:port`` and what to do (None when it can), asked as waitress binds."""
     if port == 0:
         return None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -96,7 +122,15 @@ def _cannot_listen(host: str, port: int) -> str | None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            return exc.strerror or str(exc)
+            why = exc.strerror or str(exc)
+            if exc.errno == errno.EADDRINUSE:
+                return (f"{why}; is another companion running? Choose another port with --port "
+                        "or in the configuration")
+            if exc.errno == errno.EADDRNOTAVAIL:
+                return f"{why}: this machine has no address {host}; use 0.0.0.0 (every network) or one of its addresses"
+            if exc.errno == errno.EACCES:
+                return f"{why}: ports below 1024 need root; use a port such as 8080"
+            return why
     return None
 
 
@@ -118,16 +152,25 @@ class Appliance:
         from web import create_app
 
         check_config(config)
+        tame_malloc()
         self.config = config
         self.data_dir = Path(data_dir)
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.boot = backups.check_at_start(self.data_dir)
-        if self.boot.status in ("restored", "failed"):
-            _log.error("%s", self.boot.detail)
-        self.log = EventLog(self.data_dir / DB_NAME)
+        self.lock = DataFolderLock(self.data_dir).acquire()
+        try:
+            self.boot = backups.check_at_start(self.data_dir)
+            if self.boot.fault:
+                _log.error("%s", self.boot.detail)
+            try:
+                self.log = EventLog(self.data_dir / DB_NAME)
+            except DatabaseUnavailable as exc:
+                raise backups.refusal(exc) from None
+        except BaseException:
+            self.lock.release()
+            raise
         backups.record(self.log, self.boot)
         self.runtime = Runtime(config, self.log)
-        self.runtime.set_health("database", self.boot.health, self.boot.detail)
+        self.runtime.set_health("database", self.boot.health, database_detail(self.boot))
+        self.runtime.add_observer(self._after_event)
         self.app = create_app(config, self.runtime)
         self.camera_backend = camera_backend
         self.camera_factory = camera_factory
@@ -148,6 +191,7 @@ class Appliance:
         self._stopping = False
         self._server_thread: threading.Thread | None = None
         self._last_backup_check = 0.0
+        self._game_ended = threading.Event()
         self._unhealthy_since: float | None = None
 
     # -- start and stop --------------------------------------------------------------
@@ -173,15 +217,35 @@ class Appliance:
             self._start_camera()
         self._start_web()
 
-    def _backup(self) -> None:
+    def _backup(self, *, force: bool = False) -> None:
         self._last_backup_check = time.monotonic()
         try:
-            taken = backups.backup_if_due(self.log, self.data_dir)
-        except Exception:  # a full disk must not stop the game; the doctor reports free space
-            _log.exception("the daily backup failed")
+            taken = backups.backup_if_due(self.log, self.data_dir, force=force)
+        except Exception as exc:  # a full disk must not stop the game: said in the health line
+            _log.exception("the backup failed")
+            self.runtime.set_health("backups", "degraded", f"the last backup failed: {exc}")
             return
         if taken is not None:
             _log.info("backup taken: %s", taken)
+            self.runtime.set_health("backups", "ok", f"newest backup {taken.name}")
+
+    def _after_event(self, runtime, session, event) -> None:
+        """On the runtime thread: note the end of a game (the main loop saves it)."""
+        if event is not None and event.kind in ("move", "correct", "redo") and session.outcome() is not None:
+            self._game_ended.set()
+
+    def maintain(self) -> None:
+        """Checkpoint and back up when due (called from the main loop, never from the runtime thread)."""
+        log = self.log
+        if self._game_ended.is_set():
+            self._game_ended.clear()
+            log.checkpoint()
+            self._backup(force=True)
+        elif log.appended_since_checkpoint and time.monotonic() - log.last_append >= QUIET_S:
+            log.checkpoint()
+        if time.monotonic() - self._last_backup_check > BACKUP_CHECK_S:
+            self._backup()  # once a minute
+            trim_memory()
 
     def _start_gpio(self) -> None:
         from hardware.gpio import PinConflict, Panel, is_mock
@@ -247,8 +311,7 @@ class Appliance:
         if why:
             raise ConfigError(
                 f"{self.config.source} [server] port = {self.listen_port}: the dashboard cannot listen on "
-                f"{server['host']}:{self.listen_port} ({why}); is another companion running? "
-                "Choose another port with --port or in the configuration"
+                f"{server['host']}:{self.listen_port} ({why})"
             )
         self._server = create_server(
             self.app, host=server["host"], port=self.listen_port, threads=threads,
@@ -256,6 +319,7 @@ class Appliance:
         )
         self._server_thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._server_thread.start()
+        self.lock.announce(self.port)
 
     def _serve(self) -> None:
         try:
@@ -271,6 +335,9 @@ class Appliance:
         if self.notifier is not None:
             self.notifier.notify("STOPPING=1")
         if self._server is not None:
+            # A request finishing on a worker thread while the server closes would wake its loop
+            # through the closed trigger (EBADF, a traceback in the journal): nothing is left to wake.
+            self._server.pull_trigger = lambda: None
             self._server.close()
             if self._server_thread is not None:
                 self._server_thread.join(5)
@@ -280,6 +347,7 @@ class Appliance:
         if self.panel is not None:
             self.panel.close()
         self.log.close()
+        self.lock.release()
         sock = getattr(self.notifier, "socket", None)
         if sock is not None:
             sock.close()
@@ -329,5 +397,23 @@ class Appliance:
                 self.notifier.notify("STATUS=" + "; ".join(problems))
         if self.leds is not None and self.leds.update_status(self.runtime.snapshot()["health"]):
             self.runtime.refresh()
-        if time.monotonic() - self._last_backup_check > BACKUP_CHECK_S:
-            self._backup()
+        self.maintain()
+
+
+def database_detail(boot: backups.BootCheck) -> str:
+    """The health line of the database: what the start found, and for a fault what to do."""
+    if boot.fault is None:
+        return boot.detail
+    return f"{boot.detail}. What to do: {steps(boot.fault)}"
+
+
+def tell_systemd(text: str, notifier=None) -> None:
+    """``STATUS=text`` for ``systemctl status`` (nothing happens outside systemd)."""
+    try:
+        if notifier is None:
+            import sdnotify
+
+            notifier = sdnotify.SystemdNotifier()
+        notifier.notify(f"STATUS={text}")
+    except Exception:  # telling systemd is a courtesy: never a reason to fail
+        _log.debug("could not tell systemd", exc_info=True)

@@ -12,7 +12,10 @@ companion.errors.ConfigError: <settings> [server] port = 80000: must be between 
 from __future__ import annotations
 
 import copy
+import ipaddress
 import json
+import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,7 +61,29 @@ def _choice(*choices: str):
 
 
 def _string(v):
-    return None if isinstance(v, str) else "must be text in quotes"
+    if not isinstance(v, str):
+        return "must be text in quotes"
+    if len(v) > 4096 or any(ord(c) < 32 or ord(c) == 127 for c in v):
+        return "must be one line of text without control characters"
+    return None
+
+
+_HOST_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+def _host(v):
+    """An address to listen on: an IP address (0.0.0.0 for every interface) or this machine's name."""
+    if (why := _string(v)) is not None or not v:
+        return why or "must be an address such as \"0.0.0.0\" (every network) or \"127.0.0.1\" (this machine only)"
+    try:
+        ipaddress.ip_address(v)
+        return None
+    except ValueError:
+        pass
+    labels = v.rstrip(".").split(".")
+    if all(label.isdigit() for label in labels) or not all(_HOST_LABEL.match(label) for label in labels) or len(v) > 253:
+        return "is not an IP address or host name, e.g. \"0.0.0.0\" (every network) or \"127.0.0.1\""
+    return None
 
 
 def _bool(v):
@@ -67,15 +92,15 @@ def _bool(v):
 
 def _pin(v):
     """A GPIO pin: a BCM number, a name such as "GPIO17" or "BOARD11", or "" for none."""
-    if v == "" or v is None:
+    if v == "":
         return None
     if isinstance(v, bool):
         return "must be a pin number such as 17 or a name such as \"GPIO17\""
     if isinstance(v, int):
         return None if 0 <= v <= 27 else "BCM pin numbers run from 0 to 27"
-    if isinstance(v, str) and v.strip():
+    if isinstance(v, str) and v.strip() and len(v) <= 16 and v.isprintable():
         return None
-    return "must be a pin number such as 17 or a name such as \"GPIO17\""
+    return "must be a pin number such as 17, a name such as \"GPIO17\", or \"\" for none"
 
 
 def _pins(max_len: int):
@@ -93,12 +118,12 @@ def _pins(max_len: int):
 
 
 def _rect_or_empty(v):
-    if v == [] or v is None:
+    if v == []:
         return None
     if (
         isinstance(v, list)
         and len(v) == 4
-        and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+        and all(_finite(x) for x in v)
         and v[0] < v[2]
         and v[1] < v[3]
     ):
@@ -115,14 +140,27 @@ def _pin_code(v):
 
 
 def _host_list(v):
-    if not isinstance(v, list) or not all(isinstance(h, str) and h for h in v):
-        return "must be a list of host names, e.g. [\"companion.local\"]"
+    if not isinstance(v, list) or len(v) > 32 or not all(isinstance(h, str) and h and _host(h) is None for h in v):
+        return "must be a list of host names or addresses, e.g. [\"companion.local\"]"
     return None
+
+
+def _corners(v):
+    if v == []:
+        return None
+    if (isinstance(v, list) and len(v) == 4
+            and all(isinstance(c, list) and len(c) == 2 and all(_finite(x) and 0 <= x <= 100_000 for x in c) for c in v)):
+        return None
+    return "must be [] or four [x, y] pairs (NW, NE, SE, SW) in working-image pixels"
+
+
+def _finite(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x and abs(x) != float("inf")
 
 
 SCHEMA: dict[str, dict[str, Key]] = {
     "server": {
-        "host": Key("0.0.0.0", "address the dashboard listens on", _string),
+        "host": Key("0.0.0.0", "address the dashboard listens on", _host),
         "port": Key(8080, "port of the dashboard", _int_range(1, 65535)),
         "trusted_hosts": Key([], "extra host names the dashboard answers to (loopback, this machine's names and addresses are always trusted)", _host_list),
         "pin": Key("", "PIN for game-master actions (reset, import, delete, configuration); empty for none", _pin_code),
@@ -142,7 +180,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "table": {
         "tray_mm": Key([], "dice tray zone [left, top, right, bottom] in table millimetres; [] for the whole frame", _rect_or_empty),
-        "corners_px": Key([], "stored calibration: the four table corners in working-image pixels (NW, NE, SE, SW)", None),
+        "corners_px": Key([], "stored calibration: the four table corners in working-image pixels (NW, NE, SE, SW)", _corners),
         "width_mm": Key(800.0, "distance between the centres of the NW and NE corner tags", _number_range(100, 5000)),
         "height_mm": Key(600.0, "distance between the centres of the NW and SW corner tags", _number_range(100, 5000)),
     },
@@ -241,8 +279,19 @@ class Config:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".new")
-        tmp.write_text(self.to_toml(), "utf-8")
-        tmp.replace(path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(self.to_toml())
+                f.flush()
+                os.fsync(f.fileno())
+            if path.exists() and os.geteuid() == 0:  # sudo companion pin reset: the service keeps its file
+                old = path.stat()
+                os.chown(tmp, old.st_uid, old.st_gid)
+                os.chmod(tmp, old.st_mode & 0o7777)
+            tmp.replace(path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # a full card keeps the old file whole and no half-written one
+            raise
 
 
 def _toml_value(value: Any) -> str:

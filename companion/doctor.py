@@ -21,6 +21,7 @@ OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 READ_LIMIT_PX = 3.0  # pixels per QR module below which tags are not read reliably (shared/notes/vision.md)
 QR_MODULES = 21  # a version 1 symbol
 MIN_FREE_MB, LOW_FREE_MB = 50, 500
+REPAIR_SHOWN_S = 7 * 86400  # a repair at start is named for a week
 
 
 @dataclass(frozen=True)
@@ -142,17 +143,23 @@ def check_gpio(config: Config, *, pin_factory=None, blink: bool = True, step: fl
 # -- database -------------------------------------------------------------------------------
 
 def check_database(data_dir: Path) -> list[Check]:
-    from companion.backups import list_backups
-    from companion.eventlog import DB_NAME, EventLog
+    """The start's own checks (:func:`companion.backups.diagnose`), the last repair, free space, backups."""
+    from companion.backups import diagnose, last_repair, list_backups
+    from companion.eventlog import DB_NAME
+    from companion.faults import steps
 
     db = Path(data_dir) / DB_NAME
-    checks = []
-    if not db.exists():
-        checks.append(Check("database", "integrity", WARN, f"no database yet at {db}: it is created at the first start"))
-    else:
-        verdict = EventLog.check_file(db)
-        checks.append(Check("database", "integrity", OK if verdict == "ok" else FAIL,
-                            f"{db} passes quick_check" if verdict == "ok" else f"{db} is damaged: {verdict}"))
+    found = diagnose(data_dir)
+    status = {"new": WARN, "ok": OK}.get(found.state, FAIL)
+    detail = f"{db}: {found.detail}" if found.state != "new" else f"no database yet at {db}: it is created at the first start"
+    if found.fault:
+        detail += f". What to do: {steps(found.fault)}"
+    checks = [Check("database", "integrity", status, detail)]
+    repair = last_repair(db) if found.state == "ok" else None
+    if repair and time.time() - (repair.get("time") or 0) < REPAIR_SHOWN_S:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(repair.get("time") or 0))
+        checks.append(Check("database", "last repair", WARN, f"at the start of {when}: {repair.get('detail')}. "
+                                                               f"What to do: {steps(repair.get('fault') or '')}"))
     probe = Path(data_dir)
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -161,12 +168,25 @@ def check_database(data_dir: Path) -> list[Check]:
     checks.append(Check("database", "free space", status, f"{free_mb:,.0f} MB free on {probe}"))
     found = list_backups(data_dir)
     if not found:
-        checks.append(Check("database", "backups", WARN, "no backup yet: one is taken each day the companion runs"))
+        checks.append(Check("database", "backups", WARN,
+                            "no backup yet: one is taken after every game and hourly while playing"))
     else:
         age_days = (time.time() - found[0].stat().st_mtime) / 86400
-        checks.append(Check("database", "backups", OK if age_days < 2 else WARN,
+        checks.append(Check("database", "backups", OK if age_days < 8 else WARN,
                             f"{len(found)} backups, the newest {found[0].name} ({age_days:.1f} days old)"))
     return checks
+
+
+def check_configuration(config: Config) -> Check:
+    """The very check ``companion run`` makes before it starts (and the dashboard before it saves)."""
+    from companion.configcheck import check_config
+    from companion.errors import ConfigError
+
+    try:
+        check_config(config)
+    except ConfigError as exc:
+        return Check("configuration", "settings", FAIL, f"{exc}: companion run refuses to start with it")
+    return Check("configuration", "settings", OK, f"{config.source} passes the checks of companion run")
 
 
 # -- service --------------------------------------------------------------------------------
@@ -201,7 +221,7 @@ def run_doctor(config: Config, data_dir: Path, *, backend: str | None = None, bl
                say: Callable[[str], None] = print) -> list[Check]:
     state = service_state() if service == "ask" else service
     service_check = check_service(state)
-    checks: list[Check] = []
+    checks: list[Check] = [check_configuration(config)]
     if state == "active":
         # The service owns the camera and the pins; opening them here would only find them busy.
         note = "the running service uses it (its health is on the dashboard); stop the service to test it here"

@@ -12,22 +12,25 @@ changes nothing and returns the event already stored.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
 import threading
 import time
 import uuid
+import zlib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.errors import EventLogError, UnknownSession
+from companion.errors import DatabaseDamaged, DatabaseUnavailable, EventConflict, EventLogError, UnknownSession
 
 SOURCES = ("camera", "button", "dashboard", "cli", "system")
 DB_NAME = "companion.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: every row carries a CRC-32
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def default_data_dir() -> Path:
@@ -95,14 +98,26 @@ class EventLog:
 
     def __init__(self, path: str | os.PathLike, *, connect: Callable[..., sqlite3.Connection] = sqlite3.connect):
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._db = connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
-        except sqlite3.Error as exc:
-            raise EventLogError(f"cannot open the event log {self.path}: {exc}") from exc
         self._lock = threading.RLock()
         self._depth = 0  # open transactions of the thread holding the lock (batch() nests appends)
+        self._db = None
+        self.appended_since_checkpoint = 0  # events only the -wal holds (none after a checkpoint)
+        self.last_append = time.monotonic()
+        existed = self.path == ":memory:" or Path(self.path).exists()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
+            self._open()
+        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a damaged schema does not decode
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            if not existed:
+                _remove_new_files(self.path)  # a start that failed leaves no empty database behind
+            raise unavailable(self.path, exc) from None
+
+    def _open(self) -> None:
         self._db.execute("PRAGMA busy_timeout = 5000")
         mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if self.path != ":memory:" and mode.lower() != "wal":
@@ -112,7 +127,14 @@ class EventLog:
         self._db.execute("PRAGMA foreign_keys = ON")
         schema = resources.files("companion").joinpath("schema.sql").read_text("utf-8")
         with self._lock:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version == SCHEMA_VERSION:
+                return  # nothing to create: opening writes nothing (a full disk still opens)
             self._db.executescript(schema)
+            for table in ("sessions", "events"):  # version 1 had no CRC column
+                columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})").fetchall()}
+                if "crc" not in columns:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN crc INTEGER")
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @classmethod
@@ -156,12 +178,13 @@ class EventLog:
     ) -> str:
         """Store a new game (or campaign) and return its id."""
         session_id = session_id or new_id()
+        row = (session_id, kind, game, _dump(setup), parent_id, title, time.time())
         with self._transaction() as db:
             try:
                 db.execute(
-                    "INSERT INTO sessions (session_id, kind, game, setup, parent_id, title, created)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (session_id, kind, game, _dump(setup), parent_id, title, time.time()),
+                    "INSERT INTO sessions (session_id, kind, game, setup, parent_id, title, created, crc)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*row, session_crc(*row)),
                 )
             except sqlite3.IntegrityError as exc:
                 raise EventLogError(f"cannot create session {session_id}: {exc}") from exc
@@ -207,7 +230,8 @@ class EventLog:
         """Append one event durably and return it.
 
         When ``event_id`` is already in the log nothing is written and the stored
-        event is returned (so a retried request or a duplicate camera report is a no-op).
+        event is returned (so a retried request or a duplicate camera report is a no-op);
+        when it was stored for another session, kind or text, :class:`EventConflict` says so.
         """
         if source not in SOURCES:
             raise EventLogError(f"unknown event source '{source}': expected one of {', '.join(SOURCES)}")
@@ -217,18 +241,40 @@ class EventLog:
         with self._transaction() as db:
             existing = db.execute(_SELECT_EVENT + " WHERE event_id = ?", (event_id,)).fetchone()
             if existing is not None:
-                return _event(existing)
+                return self._same(_event(existing), session_id, kind, text)
             if db.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is None:
                 raise UnknownSession(f"no game or campaign with id {session_id} in {self.path}")
             seq = db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id = ?", (session_id,)
             ).fetchone()[0]
+            row = (event_id, session_id, seq, stamp, source, kind, text, body)
             db.execute(
-                "INSERT INTO events (event_id, session_id, seq, time, source, kind, text, payload)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (event_id, session_id, seq, stamp, source, kind, text, body),
+                "INSERT INTO events (event_id, session_id, seq, time, source, kind, text, payload, crc)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*row, event_crc(*row)),
             )
+            self.appended_since_checkpoint += 1
+            self.last_append = time.monotonic()
         return Event(event_id, session_id, seq, stamp, source, kind, text, json.loads(body))
+
+    def retried(self, event_id: str | None, session_id: str, kind: str, text: str | None = None) -> Event | None:
+        """The stored event when ``event_id`` was already appended with this session and kind (and
+        ``text`` unless None): a retried request. None for a new id; :class:`EventConflict` when the id
+        was used for something else."""
+        if not event_id:
+            return None
+        known = self.event(event_id)
+        return None if known is None else self._same(known, session_id, kind, text)
+
+    @staticmethod
+    def _same(known: Event, session_id: str, kind: str, text: str | None) -> Event:
+        if known.session_id != session_id or known.kind != kind or (text is not None and known.text != text):
+            raise EventConflict(
+                f"the event id {known.event_id} was already used for '{known.text}' (event {known.seq}"
+                f"{'' if known.session_id == session_id else ' of another game'}): this request was not applied; "
+                "send it again with a new event id"
+            )
+        return known
 
     def has_event(self, event_id: str) -> bool:
         with self._lock:
@@ -284,43 +330,100 @@ class EventLog:
             rows = self._db.execute("PRAGMA integrity_check").fetchall()
         return "; ".join(r[0] for r in rows)
 
+    def checkpoint(self) -> bool:
+        """Copy the -wal into the database file and empty it (``wal_checkpoint(TRUNCATE)``).
+
+        Afterwards the main file alone holds every event, so a -wal file lost later loses
+        nothing before this point. False when a reader kept it from finishing (try again later).
+        """
+        with self._lock:
+            if self._db is None or self._depth:
+                return False
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if not busy:
+                self.appended_since_checkpoint = 0
+        return not busy
+
     def backup_to(self, dest: str | os.PathLike) -> Path:
         """A consistent copy of the whole database through SQLite's backup API."""
         dest = Path(dest)
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(dest.name + ".partial")
-        target = sqlite3.connect(tmp)
         try:
-            with self._lock:
-                self._db.backup(target)
-        finally:
-            target.close()
-        os.replace(tmp, dest)
+            target = sqlite3.connect(tmp)
+            try:
+                with self._lock:
+                    self._db.backup(target)
+            finally:
+                target.close()
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, dest)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # never leave half a backup taking up the space
+            raise
         return dest
 
     @staticmethod
     def check_file(path: str | os.PathLike) -> str:
-        """``"ok"``, or what is wrong with the database file at ``path``, without opening it as a log.
+        """``"ok"``, or what is damaged in the database file at ``path``, without opening it as a log.
 
-        No schema is created and nothing is written, so a damaged file or a backup can be
-        examined before the companion trusts it (a hot WAL left by a crash is applied, as
-        any connection would).
+        Runs ``integrity_check`` (which, unlike ``quick_check``, also finds damaged indexes),
+        then reads every row: each must decode (UTF-8 text, JSON payloads), match its
+        CRC-32, and each game's events must be numbered 1, 2, 3 ... without a gap. Nothing
+        is created or written (a hot -wal left by a crash is applied, as any connection
+        would). Raises :class:`DatabaseUnavailable` when the file cannot be examined for
+        a reason outside it (locked, unreadable, a read-only mount): that is not damage.
         """
         path = Path(path)
         if not path.is_file():
             return f"{path} does not exist"
+        if path.stat().st_size and not _has_header(path):
+            return "not a database (its first bytes are not SQLite's header)"
         try:
-            db = sqlite3.connect(path, timeout=5.0)
+            db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=2.0)
         except sqlite3.Error as exc:
-            return f"cannot be opened: {exc}"
+            raise unavailable(path, exc) from None
         try:
-            rows = db.execute("PRAGMA quick_check").fetchall()
-            if not rows:
-                return "quick_check gave no answer"
-            db.execute("SELECT COUNT(*) FROM events").fetchone()
-            return "; ".join(str(r[0]) for r in rows)
+            db.text_factory = bytes  # decode by hand: invalid UTF-8 is damage to report, not a crash
+            rows = db.execute("PRAGMA integrity_check").fetchall()
+            verdict = "; ".join(r[0].decode("utf-8", "replace") for r in rows[:5]) if rows else "no answer"
+            if verdict != "ok":
+                return f"integrity_check: {verdict}"
+            problems = _verify_rows(db)
+            return "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "") \
+                if problems else "ok"
         except sqlite3.Error as exc:
+            error = unavailable(path, exc)
+            if isinstance(error, DatabaseUnavailable):
+                raise error from None
             return f"unreadable: {exc}"
+        except ValueError as exc:  # SQLite's own message quoting damaged bytes does not decode
+            return f"unreadable: {exc}"
+        finally:
+            db.close()
+
+    @staticmethod
+    def read_setting(path: str | os.PathLike, key: str) -> str | None:
+        """A setting read from the database at ``path`` without opening it as a log (None if unreadable)."""
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
+        except sqlite3.Error:
+            return None
+        try:
+            row = db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        finally:
+            db.close()
+        return None if row is None else row[0]
+
+    @staticmethod
+    def event_counts(path: str | os.PathLike) -> dict[str, int]:
+        """How many events each session holds in the database at ``path`` (a backup), read-only."""
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
+        try:
+            return dict(db.execute("SELECT session_id, COUNT(*) FROM events GROUP BY session_id").fetchall())
         finally:
             db.close()
 
@@ -351,6 +454,9 @@ class _Transaction:
         if log._depth == 0:
             try:
                 log._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                log._lock.release()
+                raise unavailable(log.path, exc) from None
             except BaseException:
                 log._lock.release()
                 raise
@@ -362,9 +468,17 @@ class _Transaction:
         try:
             log._depth -= 1
             if log._depth == 0:
-                log._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+                try:
+                    log._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+                except sqlite3.Error as failed:
+                    if log._db.in_transaction:
+                        log._db.execute("ROLLBACK")
+                    if exc_type is None:
+                        raise unavailable(log.path, failed) from None
         finally:
             log._lock.release()
+        if exc_type is not None and issubclass(exc_type, sqlite3.Error):
+            raise unavailable(log.path, exc) from None  # a full disk mid-game: said, not a traceback
 
 
 def _dump(value: Any) -> str:
@@ -378,3 +492,199 @@ def _event(row) -> Event:
 def _session(row) -> SessionRecord:
     return SessionRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
 
+
+
+# -- checksums and checks --------------------------------------------------------------
+
+
+def event_crc(event_id: str, session_id: str, seq: int, stamp: float, source: str, kind: str, text: str,
+              payload: str) -> int:
+    """CRC-32 of an event row as stored (the payload as its JSON text)."""
+    return _crc(event_id, session_id, str(seq), repr(float(stamp)), source, kind, text, payload)
+
+
+def session_crc(session_id: str, kind: str, game: str, setup: str, parent_id: str | None, title: str,
+                created: float) -> int:
+    return _crc(session_id, kind, game, setup, parent_id or "", title, repr(float(created)))
+
+
+def _crc(*fields: str) -> int:
+    return zlib.crc32("\x1f".join(fields).encode("utf-8", "surrogatepass"))
+
+
+def _has_header(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+
+
+def _verify_rows(db: sqlite3.Connection) -> list[str]:
+    """Damage that integrity_check cannot see: undecodable text, a wrong CRC, a gap in a game's events."""
+    problems: list[str] = []
+    sessions: set[str] = set()
+    for rowid, *raw, crc in db.execute(
+            "SELECT rowid, session_id, kind, game, setup, parent_id, title, created, crc FROM sessions"):
+        try:
+            session_id, kind, game, setup, parent, title = (_text(v) for v in raw[:6])
+            json.loads(setup)
+        except ValueError as exc:
+            problems.append(f"session row {rowid} does not decode ({exc})")
+            continue
+        sessions.add(session_id)
+        if crc is not None and crc != session_crc(session_id, kind, game, setup, parent, title, raw[6]):
+            problems.append(f"session {session_id} does not match its checksum")
+    seqs: dict[str, list[int]] = {}
+    for rowid, *raw, crc in db.execute(
+            "SELECT rowid, event_id, session_id, seq, time, source, kind, text, payload, crc FROM events"):
+        try:
+            event_id, session_id = _text(raw[0]), _text(raw[1])
+            source, kind, text, payload = (_text(v) for v in raw[4:])
+            json.loads(payload)
+        except ValueError as exc:
+            problems.append(f"event row {rowid} does not decode ({exc})")
+            continue
+        seq, stamp = raw[2], raw[3]
+        if not isinstance(seq, int) or not isinstance(stamp, (int, float)):
+            problems.append(f"event row {rowid} has a damaged number")
+            continue
+        if crc is not None and crc != event_crc(event_id, session_id, seq, stamp, source, kind, text, payload):
+            problems.append(f"event {seq} of session {session_id[:8]} does not match its checksum")
+        if session_id not in sessions:
+            problems.append(f"event {seq} belongs to no stored session ({session_id[:8]})")
+        seqs.setdefault(session_id, []).append(seq)
+    for session_id, numbers in seqs.items():
+        numbers.sort()
+        if numbers != list(range(1, len(numbers) + 1)):
+            missing = sorted(set(range(1, numbers[-1] + 1)) - set(numbers))
+            problems.append(f"session {session_id[:8]} has a gap in its events"
+                            + (f" (event {missing[0]} is missing)" if missing else " (a number twice)"))
+    return problems
+
+
+def _text(value) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8")  # strict: invalid UTF-8 raises (a ValueError)
+    if value is None:
+        return ""
+    raise ValueError(f"expected text, found {type(value).__name__}")
+
+
+# -- faults that are not damage --------------------------------------------------------
+
+
+def unavailable(path: str | os.PathLike, exc: BaseException) -> EventLogError:
+    """The error to raise for ``exc`` met while opening or writing the database at ``path``:
+    :class:`DatabaseUnavailable` (locked, full, read-only, permission, I/O) naming the fault,
+    or :class:`DatabaseDamaged` when the file itself is damaged."""
+    from companion.faults import FAULTS
+
+    if isinstance(exc, EventLogError):
+        return exc
+    path = Path(path)
+    name = (getattr(exc, "sqlite_errorname", None) or "").upper()
+    text = str(exc)
+    code = getattr(exc, "errno", None)
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text or "not a database" in text \
+            or "decode" in text:
+        return DatabaseDamaged(f"{path} is damaged or not a database: {text}")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "is locked" in text:
+        kind = "locked"
+        holders = lock_holders(path)
+        if holders:
+            text += f"; held by {holders}"
+    elif name.startswith("SQLITE_FULL") or code == errno.ENOSPC or "disk is full" in text or _no_space(path):
+        kind = "full"
+    elif code == errno.EROFS or _read_only_fs(path):
+        kind = "readonly"
+    elif name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")) \
+            or code in (errno.EACCES, errno.EPERM):
+        kind = "permission"
+        text += _owners(path)
+    elif code in (errno.ENOTDIR, errno.ENOENT, errno.EISDIR, errno.ENAMETOOLONG):
+        kind = "path"
+    elif name.startswith("SQLITE_IOERR") or code is not None:
+        kind = "io"
+    else:  # SQLite refuses the file itself ("unsupported file format", a schema it cannot read)
+        return DatabaseDamaged(f"{path} is damaged or not a database: {text}")
+    title = FAULTS[kind].title
+    return DatabaseUnavailable(f"cannot use the database {path}: {title} ({text})", kind)
+
+
+def _existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _read_only_fs(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(_existing(Path(path))).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _no_space(path: Path) -> bool:
+    try:
+        stats = os.statvfs(_existing(Path(path)))
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < 64 * 1024
+
+
+def _owners(path: Path) -> str:
+    """Who owns the database's files when the companion's user may not write them."""
+    import pwd
+
+    found = []
+    for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), path.parent):
+        try:
+            stat = part.stat()
+        except OSError:
+            continue
+        if not os.access(part, os.W_OK):
+            try:
+                owner = pwd.getpwuid(stat.st_uid).pw_name
+            except KeyError:
+                owner = str(stat.st_uid)
+            found.append(f"{part.name or part} belongs to {owner}")
+    me = _user()
+    return f"; {', '.join(found)}, the companion runs as {me}" if found else f"; the companion runs as {me}"
+
+
+def _user() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
+
+
+def lock_holders(path: str | os.PathLike) -> str:
+    """Which processes hold a lock on ``path`` (Linux /proc/locks), e.g. ``"PID 812 (sqlite3)"``; "" if unknown."""
+    try:
+        inode = os.stat(path).st_ino
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return ""
+    pids = []
+    for line in lines:
+        parts = line.split()
+        if len(parts) > 5 and parts[5].rsplit(":", 1)[-1] == str(inode) and parts[4].isdigit():
+            pid = int(parts[4])
+            if pid != os.getpid() and pid not in pids:
+                pids.append(pid)
+    names = []
+    for pid in pids:
+        try:
+            names.append(f"PID {pid} ({Path(f'/proc/{pid}/comm').read_text().strip()})")
+        except OSError:
+            names.append(f"PID {pid}")
+    return ", ".join(names)
+
+
+def _remove_new_files(path: str) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        try:
+            os.unlink(path + suffix)
+        except OSError:
+            pass

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from companion.eventkinds import STATE_CHANGES
 
 _log = logging.getLogger(__name__)
 
+DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while Fandooble is played
 
 
 class Pipeline:
@@ -45,8 +47,11 @@ class Pipeline:
         self._lock = threading.Lock()
         self._dice = None
         self._dice_taught: float | None = None
+        self._dice_store = None
+        self._dice_checked = float("-inf")
         self.last_roll = None
         self.frames = 0
+        self._status = self._describe()
         runtime.add_observer(self._after_event)
         runtime.add_snapshot_part("vision", self.status)
 
@@ -68,6 +73,7 @@ class Pipeline:
                 self.runtime.observe(stable)
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, reads))
+            self._status = self._describe()  # one consistent picture, read by the runtime without waiting
 
     def _reads(self) -> str | None:
         """What the camera reads for the game in play (its ``CAMERA``: cards, dice) or None."""
@@ -106,7 +112,11 @@ class Pipeline:
     def _dice_detector(self):
         from companion.dicestore import DiceStore
 
-        store = DiceStore(self.data_dir)
+        now = time.monotonic()
+        if now - self._dice_checked < DICE_CHECK_S:
+            return self._dice  # no file looked at on every frame: teaching is noticed within seconds
+        self._dice_checked = now
+        store = self._dice_store = self._dice_store or DiceStore(self.data_dir)
         taught = store.changed_at()
         if self._dice is not None and taught == self._dice_taught:
             return self._dice
@@ -156,6 +166,7 @@ class Pipeline:
         if event is None:
             with self._lock:
                 self._dice = None  # a new game may use other dice
+                self._dice_checked = float("-inf")
             return
         if event.source == "camera" or event.kind not in STATE_CHANGES or session.rules.CAMERA != "cards":
             return
@@ -164,7 +175,10 @@ class Pipeline:
             runtime.observe(stable)
 
     def status(self) -> dict[str, Any]:
-        """What the dashboard shows next to the live view."""
+        """What the dashboard shows next to the live view (as of the last frame)."""
+        return self._status
+
+    def _describe(self) -> dict[str, Any]:
         latest = self.watcher.latest
         geometry = self.watcher.geometry
         return {

@@ -21,13 +21,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion.config import Config
-from companion import referees
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from companion.errors import CompanionError, IllegalMove, InvalidMove, NotYourSeat, UnknownSession
+from companion import referees
+from companion.config import Config
+from companion.errors import (CompanionError, DatabaseUnavailable, IllegalMove, InvalidMove, NotYourSeat,
+                              UnknownSession)
 from companion.eventkinds import ALERT, RESOLVE
 from companion.eventlog import Event, EventLog
+from companion.faults import steps
 from companion.liveview import LatestFrame, LiveView
 from companion.session import Session
 
@@ -70,6 +72,7 @@ class Runtime:
         self._health_lock = threading.Lock()
         # Games that could not be resumed at start, with the reason: the dashboard shows them.
         self.problems: list[dict] = []
+        self._storage_fault: float | None = None  # when storing last failed for a reason outside the log
         self._extras: dict[str, Callable[[], Any]] = {}
         self._observers: list[Observer] = []
         self._unsubscribe: Callable[[], None] | None = None
@@ -92,6 +95,8 @@ class Runtime:
                     "text": f"The game in play could not be resumed: {exc}. Its moves are kept in the log; "
                             "start or open another game, and run 'companion doctor' to check the database.",
                 })
+                self._health["game"] = {"status": "degraded", "since": time.time(), "detail": (
+                    f"the game in play could not be resumed ({exc}); open it again from the history")}
         self._publish()
 
     # -- lifetime ---------------------------------------------------------------
@@ -143,9 +148,15 @@ class Runtime:
         try:
             result = fn(*args, **kwargs)
         except BaseException as exc:  # handed to the caller, never kills the loop
+            if isinstance(exc, DatabaseUnavailable):  # a full card mid-game: on every screen, with what to do
+                self._storage_fault = time.monotonic()
+                self.set_health("database", "failed", f"{exc}. What to do: {steps(exc.kind)}")
             self._publish()
             future.set_exception(exc)
         else:
+            if self._storage_fault is not None and getattr(self.log, "last_append", 0) > self._storage_fault:
+                self._storage_fault = None  # a move was stored again: the fault is over
+                self.set_health("database", "ok", "moves are stored again")
             self._publish()
             future.set_result(result)
 
@@ -255,6 +266,8 @@ class Runtime:
 
         def resolve() -> Event:
             session = self._require_session()
+            if (known := self.log.retried(event_id, session.session_id, RESOLVE)) is not None:
+                return known
             alert = next((a for a in self.pending_alerts() if a["event_id"] == alert_id), None)
             if alert is None:
                 raise IllegalMove("that alert is already resolved or does not exist")
@@ -314,6 +327,9 @@ class Runtime:
         return self.session
 
     def _attach(self, session: Session) -> None:
+        if "game" in self._health:  # a game is in play again: the failed resume is history
+            with self._health_lock:
+                self._health = {k: v for k, v in self._health.items() if k != "game"}
         if self._unsubscribe:
             self._unsubscribe()
         self.session = session
@@ -379,7 +395,7 @@ class Runtime:
 
     def set_health(self, component: str, status: str, detail: str = "") -> None:
         """Report a component's health: ``ok``, ``degraded`` or ``failed``, with a sentence."""
-        with self._health_lock:
+        with self._health_lock:  # the camera, pipeline and main loop report from their own threads
             current = self._health.get(component)
             if current and current["status"] == status and current["detail"] == detail:
                 return

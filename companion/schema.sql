@@ -8,7 +8,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     setup       TEXT NOT NULL,        -- JSON: players, options, whatever the start needs
     parent_id   TEXT REFERENCES sessions (session_id),   -- the campaign a game belongs to
     title       TEXT NOT NULL DEFAULT '',
-    created     REAL NOT NULL
+    created     REAL NOT NULL,
+    crc         INTEGER               -- CRC-32 of the row (companion.eventlog): a flipped byte is found at start
 );
 
 CREATE TABLE IF NOT EXISTS events (
@@ -20,6 +21,7 @@ CREATE TABLE IF NOT EXISTS events (
     kind        TEXT NOT NULL,        -- move, undo, redo, correct, alert, resolve, note, ...
     text        TEXT NOT NULL,        -- the move in its text form, or a sentence
     payload     TEXT NOT NULL DEFAULT '{}',   -- JSON
+    crc         INTEGER,              -- CRC-32 of the row; NULL in rows written before schema version 2
     UNIQUE (session_id, seq)
 );
 

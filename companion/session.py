@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -20,14 +21,11 @@ from companion import games
 from companion.eventkinds import (ALERT, CLAIM, CORRECT, MOVE, REDO, RELEASE, RESOLVE, STATE_CHANGES, UNDO)
 from companion.errors import EventLogError, IllegalMove, InvalidMove, NothingToUndo, SetupError
 from companion.eventlog import Event, EventLog
+from companion.names import check_lookalikes
 
 _log = logging.getLogger(__name__)
 
 MAX_SEATS = 6
-
-
-class EventConflict(IllegalMove):
-    """Raised when an event id already stored is sent again for a different change."""
 
 
 @dataclass(frozen=True)
@@ -204,8 +202,10 @@ class Session:
         anything is written. ``seats`` are the physical seat numbers (1-6) in player order."""
         rules = games.get(game)
         options = dict(options or {})
-        rules.setup(list(players), options)
-        setup: dict[str, Any] = {"players": list(players), "options": options}
+        players = [unicodedata.normalize("NFC", str(p).strip()) for p in players]  # as check_players keeps them
+        rules.setup(players, options)
+        check_lookalikes(players)
+        setup: dict[str, Any] = {"players": players, "options": options}
         if seats not in (None, "", []):
             setup["seats"] = list(seat_numbers(seats, len(players)))
         session_id = log.create_session(game, setup, parent_id=parent_id, title=title)
@@ -270,7 +270,9 @@ class Session:
 
     def parse(self, move: Any) -> Any:
         """A move object from text (raises InvalidMove) or the move itself."""
-        return self.rules.parse_move(move) if isinstance(move, str) else move
+        if isinstance(move, str):
+            return self.rules.parse_move(unicodedata.normalize("NFC", move))  # names are stored NFC
+        return move
 
     def why_illegal(self, move: Any) -> str | None:
         try:
@@ -300,18 +302,8 @@ class Session:
 
     def _known(self, event_id: str | None, kind: str, text: str | None = None) -> Event | None:
         """The stored event with ``event_id`` when the same change is sent again; a different change
-        under a known id raises :class:`EventConflict` (nothing is applied)."""
-        if not event_id:
-            return None
-        known = self.log.event(event_id)
-        if known is None:
-            return None
-        if known.session_id != self.session_id or known.kind != kind or (text is not None and known.text != text):
-            raise EventConflict(
-                f"event id {event_id} was already used for '{known.text}': this request was not applied "
-                "(send a new event id for a new change)"
-            )
-        return known
+        under a known id raises :class:`~companion.errors.EventConflict` (nothing is applied)."""
+        return self.log.retried(event_id, self.session_id, kind, text)
 
     def _append(self, kind: str, text: str, *, source: str, payload: dict | None, event_id: str | None) -> Event:
         event = self.log.append(self.session_id, kind, text, source=source, event_id=event_id, payload=payload)
@@ -323,7 +315,7 @@ class Session:
 
         Raises InvalidMove or IllegalMove, and then nothing is written. A known
         ``event_id`` sent again with the same move returns the stored event (nothing
-        changes); with another move it raises :class:`EventConflict`. ``payload`` keeps
+        changes); with another move it raises :class:`~companion.errors.EventConflict`. ``payload`` keeps
         the evidence with the move (what the camera saw, with what confidence).
         """
         with self._lock:

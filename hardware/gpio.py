@@ -12,6 +12,7 @@ mirror them.
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import threading
@@ -49,6 +50,19 @@ BLINK_ON, BLINK_OFF = 0.5, 0.5
 CHASE_STEP = 0.12
 
 
+def _simulated_pin_class():
+    """gpiozero's PWM mock pin keeping only its last changes: the stock one records every change for
+    ever, and a pulsing LED changes dozens of times a second (megabytes an hour off a Pi)."""
+    from gpiozero.pins.mock import MockPWMPin
+
+    class SimulatedPin(MockPWMPin):
+        def clear_states(self):
+            super().clear_states()
+            self.states = collections.deque(self.states, maxlen=64)
+
+    return SimulatedPin
+
+
 class PinConflict(ValueError):
     """Two devices are configured on the same GPIO pin (or a pin is not a GPIO)."""
 
@@ -69,9 +83,9 @@ def make_pin_factory(name: str = ""):
     also support PWM, so the LEDs can pulse.
     """
     if name == "mock" or (not name and not on_raspberry_pi() and not os.environ.get("GPIOZERO_PIN_FACTORY")):
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
+        from gpiozero.pins.mock import MockFactory
 
-        return MockFactory(pin_class=MockPWMPin)
+        return MockFactory(pin_class=_simulated_pin_class())
     if not name:
         from gpiozero import Device
 
@@ -189,7 +203,6 @@ class Panel:
         self._effect_seats: set[int] = set()
         self._effect_thread: threading.Thread | None = None
         self._cancel = threading.Event()
-        self.presses: list[str] = []
         try:
             for pin in seat_pins:
                 if _present(pin):
@@ -231,15 +244,13 @@ class Panel:
         return len(self.next_buttons) > 1
 
     def _next_handler(self, seat: int | None):
-        def pressed() -> None:  # gpiozero's thread: record and hand on, nothing more
-            self.presses.append("next" if seat is None else f"next {seat + 1}")
+        def pressed() -> None:  # gpiozero's thread: hand on, nothing more
             if self.on_next is not None:
                 self.on_next(seat)
 
         return pressed
 
     def _undo_pressed(self) -> None:
-        self.presses.append("undo")
         if self.on_undo is not None:
             self.on_undo()
 
@@ -263,12 +274,12 @@ class Panel:
         with self._lock:
             self._modes = modes
             if chase and self.seats:
-                self._start_effect("chase", set(range(self.seats)), lambda: self._chase())
+                self._start_effect("chase", set(range(self.seats)), self._chase)
             elif flash:
                 seats = set(flash)
                 if self._effect == "chase":
                     seats = set(range(self.seats))
-                self._start_effect("flash", seats, lambda: self._flash(flash, flash_times))
+                self._start_effect("flash", seats, lambda cancel: self._flash(flash, flash_times, cancel))
             self._apply_steady()
 
     def _apply_steady(self) -> None:
@@ -286,18 +297,20 @@ class Panel:
                 else:
                     led.off()
 
-    def _start_effect(self, name: str, seats: set[int], body: Callable[[], None]) -> None:
-        self._cancel_effect()
-        self._cancel = threading.Event()
+    def _start_effect(self, name: str, seats: set[int], body: Callable[[threading.Event], None]) -> None:
+        """Runs ``body(cancel)`` on its own thread. Called with the lock held, which is never let go
+        part-way: the running effect is cancelled (it writes no LED after that, see :meth:`_write`)
+        and the new one started in one step, so two effects never run at once."""
+        self._cancel.set()
+        cancel = self._cancel = threading.Event()
         self._effect = name
         self._effect_seats = set(seats)
         for seat in seats:
             self._shown[seat] = None  # the effect takes the LED over; steady mode is re-applied after
-        cancel = self._cancel
 
         def run() -> None:
             try:
-                body()
+                body(cancel)
             finally:
                 with self._lock:
                     if self._cancel is cancel:
@@ -308,38 +321,30 @@ class Panel:
         self._effect_thread = threading.Thread(target=run, name=f"leds-{name}", daemon=True)
         self._effect_thread.start()
 
-    def _cancel_effect(self) -> None:
-        thread = self._effect_thread
-        if thread is not None and thread.is_alive():
-            self._cancel.set()
-            if thread is not threading.current_thread():
-                # The effect waits on the cancel event, so it ends within one step.
-                self._lock.release()
-                try:
-                    thread.join(1.0)
-                finally:
-                    self._lock.acquire()
-        self._effect_thread = None
+    def _write(self, leds, value: float, cancel: threading.Event) -> bool:
+        """Set ``leds`` unless the effect was cancelled meanwhile (False then: the effect ends)."""
+        with self._lock:
+            if cancel.is_set():
+                return False
+            for led in leds:
+                led.value = value
+        return True
 
-    def _flash(self, seats: Sequence[int], times: int) -> None:
+    def _flash(self, seats: Sequence[int], times: int, cancel: threading.Event) -> None:
         leds = [self.seat_leds[s] for s in seats]
         for _ in range(times):
-            for led in leds:
-                led.value = 1
-            if self._cancel.wait(FLASH_ON):
+            if not self._write(leds, 1, cancel) or cancel.wait(FLASH_ON):
                 return
-            for led in leds:
-                led.value = 0
-            if self._cancel.wait(FLASH_OFF):
+            if not self._write(leds, 0, cancel) or cancel.wait(FLASH_OFF):
                 return
 
-    def _chase(self) -> None:
+    def _chase(self, cancel: threading.Event) -> None:
         for _ in range(2):
             for led in self.seat_leds:
-                led.value = 1
-                if self._cancel.wait(CHASE_STEP):
+                if not self._write([led], 1, cancel) or cancel.wait(CHASE_STEP):
                     return
-                led.value = 0
+                if not self._write([led], 0, cancel):
+                    return
 
     def wait_effects(self, timeout: float = 5.0) -> bool:
         """Wait until a running flash or chase has finished (tests, the doctor). True when idle."""
@@ -371,11 +376,15 @@ class Panel:
         self._status_thread.start()
 
     def _status_flash(self, rgb: tuple[float, float, float], times: int) -> None:
+        from gpiozero.exc import GPIODeviceClosed
+
         led = self.status_led
         try:
             led.blink(on_time=0.2, off_time=0.15, on_color=rgb, n=times, background=False)
-        except Exception:  # the panel was closed meanwhile
+        except GPIODeviceClosed:  # the panel was closed meanwhile
             return
+        except Exception:  # anything else is a fault worth knowing about, not a reason to stop the game
+            _log.exception("the status LED's flash failed")
         finally:
             with self._lock:
                 self._status_flashing = None
@@ -436,7 +445,10 @@ class Panel:
     def close(self) -> None:
         """Switch everything off and release the pins. Safe to call twice."""
         with self._lock:
-            self._cancel_effect()
+            self._cancel.set()
+            effect = self._effect_thread
+        if effect is not None and effect is not threading.current_thread():
+            effect.join(1.0)  # it writes nothing more; the join only lets it finish its last wait
         for device in reversed(self._devices):
             try:
                 device.close()

@@ -49,6 +49,9 @@ class _Run:
         self.first_frame_at: float | None = None
         self.cancelled = threading.Event()
         self.thread: threading.Thread | None = None
+        # Hands the camera over between the reader (which builds it) and _abandon (which stops it):
+        # whoever comes second owns the stop, so a camera that leaves the factory late is never leaked.
+        self.handover = threading.Lock()
 
     def enter(self, phase: str) -> None:
         self.phase, self.since = phase, self.clock()
@@ -221,9 +224,12 @@ class CameraSupervisor:
         run.thread.start()
 
     def _abandon(self, run: _Run) -> threading.Thread:
-        """Cancels ``run`` and stops its camera on a throw-away thread (a stop that hangs blocks only it)."""
-        run.cancelled.set()
-        camera = run.camera
+        """Cancels ``run`` and stops its camera on a throw-away thread (a stop that hangs blocks only it).
+
+        A camera still inside the factory is stopped by its reader when it comes out."""
+        with run.handover:
+            run.cancelled.set()
+            camera = run.camera
 
         def stop_camera() -> None:
             if camera is not None:
@@ -245,7 +251,14 @@ class CameraSupervisor:
     def _read_frames(self, run: _Run) -> None:
         try:
             camera = self.factory()
-            run.camera = camera
+            with run.handover:
+                abandoned = run.cancelled.is_set()
+                if not abandoned:
+                    run.camera = camera
+            if abandoned:  # given up while the factory was opening it: nobody else will stop it
+                _log.warning("the %s camera came out of the factory after it was given up; stopping it", self.backend)
+                camera.stop()
+                return
             camera.start()
             while not run.cancelled.is_set():
                 run.enter("reading")

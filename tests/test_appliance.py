@@ -54,9 +54,8 @@ def test_bad_values_are_refused_at_start_with_file_key_and_reason(data_dir):
     config = write_config(data_dir, '[camera]\nbackend = "file"\nfile_path = "/nowhere/at/all"\n')
     with pytest.raises(ConfigError, match=r'\[camera\] file_path = "/nowhere/at/all": no such file'):
         check_config(config)
-    config = write_config(data_dir, "[table]\ncorners_px = [[1, 2], [3]]\n")
-    with pytest.raises(ConfigError, match=r"\[table\] corners_px: must be \[\] or four"):
-        check_config(config)
+    with pytest.raises(ConfigError, match=r"\[table\] corners_px = \[\[1, 2\], \[3\]\]: must be \[\] or four"):
+        write_config(data_dir, "[table]\ncorners_px = [[1, 2], [3]]\n")
     config = write_config(data_dir, "[camera]\nwork_width = 4000\nfull_width = 2000\n")
     with pytest.raises(ConfigError, match=r"work_width = 4000: must not exceed full_width"):
         check_config(config)
@@ -168,3 +167,32 @@ def test_a_port_already_in_use_is_a_clear_refusal(appliance_factory):
         port = taken.getsockname()[1]
         with pytest.raises(ConfigError, match=rf"port = {port}: the dashboard cannot listen .* another companion"):
             appliance_factory(port=port)
+
+
+def test_the_end_of_a_game_and_a_quiet_minute_put_the_moves_in_the_database_file_and_a_backup(
+        appliance_factory, data_dir, monkeypatch):
+    import companion.appliance as appliance_module
+    from companion.backups import list_backups
+
+    appliance = appliance_factory()
+    runtime, wal = appliance.runtime, data_dir / f"{DB_NAME}-wal"
+    runtime.new_game("fandooble", ["Ann", "Bob"])
+    runtime.play("roll CCCK", source="cli")
+    appliance.maintain()
+    assert wal.stat().st_size > 0  # a move a moment ago: still only in the -wal
+    monkeypatch.setattr(appliance_module, "QUIET_S", 0.0)  # a quiet minute has passed
+    appliance.maintain()
+    assert wal.stat().st_size == 0  # deleting the -wal now would lose nothing
+    before = list_backups(data_dir)
+    monkeypatch.setattr(appliance_module, "QUIET_S", 60.0)
+    for n in range(400):
+        if runtime.session.outcome() is not None:
+            break
+        runtime.play("bank" if n % 2 else "roll CCCK", source="cli")
+    assert runtime.session.outcome() is not None
+    appliance.maintain()  # the game ended: saved in the file and backed up at once
+    assert wal.stat().st_size == 0
+    after = list_backups(data_dir)
+    assert len(after) == len(before) + 1
+    with EventLog(after[0]) as copy:
+        assert copy.count_events(runtime.session.session_id) == runtime.log.count_events(runtime.session.session_id)

@@ -66,3 +66,14 @@ def test_the_demo_leaves_a_game_a_person_started_alone(runtime, log, tmp_path):
     play(demo, pipeline, runtime, 10)
     assert runtime.session.game == "fandooble"
     assert log.count_events(runtime.session.session_id) == 0
+
+
+def test_the_demo_keeps_two_rendered_stills_however_often_its_script_starts_over():
+    from vision.synth.demo import DemoGame
+
+    game = DemoGame(turns=8, size=(320, 180), hand_frames=2, still_frames=1)
+    for stop_after in (9, 14, 5, 11, 100):  # a camera that restarts at one step, then another
+        for count, _ in enumerate(game.frames()):
+            assert len(game._stills) <= 2
+            if count == stop_after:
+                break

@@ -10,6 +10,7 @@ import pytest
 
 from companion.config import Config
 from hardware.gpio import FLASH_TIMES, Panel, PinConflict, check_pins
+from tests.waiting import wait_until
 
 
 def defaults() -> dict:
@@ -145,3 +146,86 @@ def test_closing_the_panel_frees_its_pins(mock_factory):
     Panel.from_config(defaults(), pin_factory=mock_factory).close()
     with Panel.from_config(defaults(), pin_factory=mock_factory) as again:
         assert again.seats == 6
+
+
+def test_two_shows_during_a_cancel_leave_one_effect_running_not_two(panel, mock_factory):
+    """Two threads ask for a flash while the old one is being cancelled. Only the newest effect may run
+    afterwards: another one, untracked, would flash its seats under the steady modes (and the
+    dashboard's mirror), and nobody would wait for it."""
+    gate, old_cancelled = threading.Event(), threading.Event()
+    real_flash, calls = panel._flash, []
+
+    def flash(seats, times, cancel):
+        calls.append(seats)
+        if len(calls) == 1:  # the first effect is slow to notice its cancel (an LED write in progress)
+            cancel.wait(5)
+            old_cancelled.set()
+            gate.wait(5)
+            return
+        real_flash(seats, times, cancel)
+
+    panel._flash = flash
+    panel.show(["on"], flash=[0], flash_times=10_000)
+    other = threading.Thread(target=panel.show, args=(["on"],), kwargs={"flash": [1], "flash_times": 10_000})
+    other.start()
+    assert old_cancelled.wait(5)
+    panel.show(["on"], flash=[2], flash_times=10_000)  # while the other show may still be waiting
+    other.join(5)
+    gate.set()
+
+    def running():
+        return [t for t in threading.enumerate() if t.name.startswith("leds-flash")]
+
+    wait_until(lambda: len(calls) == 3 and len(running()) == 1, timeout=3)  # before the fix: two, for ever
+    assert running() == [panel._effect_thread]
+    panel.close()
+    wait_until(lambda: not running(), timeout=2)
+
+
+def test_a_status_flash_that_fails_for_another_reason_than_closing_is_reported(panel, caplog):
+    def broken(**_):
+        raise RuntimeError("the PWM driver went away")
+
+    panel.status_led.blink = broken
+    panel.flash_status("red", 2)
+    panel._status_thread.join(2)
+    assert "the PWM driver went away" in caplog.text  # not swallowed
+
+
+def test_an_evening_of_button_presses_keeps_no_growing_record(panel, mock_factory):
+    import tracemalloc
+
+    pressed = [0]
+
+    def on_next(seat):
+        pressed[0] += 1  # counts without keeping anything
+
+    panel.on_next = on_next
+
+    def press_many(times):
+        pin = mock_factory.pin(23)
+        for _ in range(times):
+            pin.drive_low()
+            pin.drive_high()
+
+    press_many(200)  # warm up gpiozero's own structures
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    press_many(3000)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename")
+                if s.traceback[0].filename.endswith("hardware/gpio.py"))
+    assert pressed[0] >= 3000
+    assert grown < 4096, f"the panel kept {grown} bytes for 3000 presses"
+
+
+def test_simulated_pins_off_a_pi_keep_a_bounded_history():
+    from hardware.gpio import make_pin_factory
+
+    factory = make_pin_factory("mock")
+    with Panel([5], pin_factory=factory) as panel:
+        led = panel.seat_leds[0]
+        for n in range(500):
+            led.value = (n % 10) / 10  # a pulsing LED writes like this all evening
+        assert len(factory.pin(5).states) <= 64

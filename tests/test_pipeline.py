@@ -46,9 +46,11 @@ def test_a_fable_game_without_corner_tags_shows_the_table_as_degraded(runtime, t
     assert health["status"] == "degraded" and "corner tags" in health["detail"]
 
 
-def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(runtime, tmp_path):
+def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(runtime, tmp_path, monkeypatch):
+    import companion.pipeline
     from companion.dicestore import DiceStore
 
+    monkeypatch.setattr(companion.pipeline, "DICE_CHECK_S", 0.0)  # look at every frame (normally every 2 s)
     runtime.new_game("fandooble", ["Lola", "Grace"])
     pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
     teaching = {"active": True}
@@ -65,6 +67,21 @@ def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(r
     DiceStore(tmp_path).set_kind("aruco")
     pipeline(Frame(work=image, timestamp=0.3, number=3))
     assert pipeline._dice is not first and runtime.snapshot()["health"]["dice"]["status"] == "ok"
+
+
+def test_frames_of_a_fandooble_game_look_at_no_file(runtime, tmp_path, monkeypatch):
+    from companion.dicestore import DiceStore
+
+    looked = []
+    real = DiceStore.changed_at
+    monkeypatch.setattr(DiceStore, "changed_at", lambda self: looked.append(1) or real(self))
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    image, _ = synth.render(synth.Scene(stacks=()), VIEW)
+    for number in range(1, 31):
+        pipeline(Frame(work=image, timestamp=number / 10, number=number))
+    assert len(looked) == 1  # once for the reader, not on every frame
+    assert pipeline.status()["frames"] == 30
 
 
 def test_a_roll_in_the_tray_reaches_the_fandooble_game_through_the_taught_dice(runtime, tmp_path):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from companion.errors import IllegalMove, InvalidMove, NothingToUndo, SetupError
+from companion.errors import EventConflict, IllegalMove, InvalidMove, NothingToUndo, SetupError
 from companion.eventlog import EventLog
 from companion.games import fandooble
 from companion.session import Session, replay
@@ -113,8 +113,11 @@ def test_a_duplicate_event_id_changes_nothing(log):
     first = session.apply("roll CCGF", source="dashboard", event_id="tap-1")
     state = session.state
     assert session.apply("roll CCGF", source="dashboard", event_id="tap-1") == first
-    # Even a different move under a known id is the retry of the first one, not a new move.
-    assert session.apply("roll CCCF", source="dashboard", event_id="tap-1") == first
+    # A different move under a known id is refused by name: the sender learns it was not applied.
+    with pytest.raises(EventConflict, match="tap-1 was already used for 'roll CCGF'.*not applied"):
+        session.apply("roll CCCF", source="dashboard", event_id="tap-1")
+    with pytest.raises(EventConflict):
+        session.undo(source="dashboard", event_id="tap-1")
     assert session.state == state and log.count_events(session.session_id) == 1
 
 
@@ -178,7 +181,12 @@ class SessionMachine(RuleBasedStateMachine):
     def duplicate(self, data):
         event_id = data.draw(st.sampled_from(self.sent_ids))
         before = (self.session.state, self.log.count_events(self.session.session_id))
-        self.session.apply("bank", source="dashboard", event_id=event_id)
+        sent = self.log.event(event_id).text
+        move = data.draw(st.sampled_from([sent, "bank"]))
+        try:
+            assert self.session.apply(move, source="dashboard", event_id=event_id).text == sent
+        except EventConflict:
+            assert move != sent  # only another move under a known id is refused
         assert (self.session.state, self.log.count_events(self.session.session_id)) == before
 
     @rule()

@@ -185,3 +185,37 @@ def test_a_process_camera_delivers_frames_and_reports_a_camera_that_cannot_open(
     with cam:
         with pytest.raises(CameraError, match="vanished"):
             cam.read(1.0)
+
+
+def test_a_camera_opened_after_its_start_was_abandoned_is_stopped_not_leaked():
+    """The factory is still opening the first camera when the supervisor gives up on it and starts a
+    second; when the first finally arrives it must be stopped, never left running (on a Pi it would
+    hold the camera device until a restart)."""
+    opening = threading.Event()
+    release = threading.Event()
+    cameras: list[ScriptedCamera] = []
+
+    def factory():
+        camera = ScriptedCamera(Script())
+        cameras.append(camera)
+        if len(cameras) == 1:
+            opening.set()
+            release.wait(10)  # the first open takes longer than open_timeout
+        return camera
+
+    health = Recorder()
+    sup = CameraSupervisor(factory, on_health=health, **{**FAST, "open_timeout": 0.2, "stop_timeout": 0.2})
+    sup.start()
+    try:
+        assert opening.wait(5)
+        health.wait_for(lambda r: any("did not open" in d for _, d in r))
+        health.wait_for(lambda r: r[-1][0] == "ok")  # the second camera delivers frames
+        release.set()  # the first camera finally comes out of the factory
+        deadline = time.monotonic() + 5
+        while cameras[0]._started is False and cameras[0].script.stops == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        release.set()
+        sup.stop()
+    running = [c for c in cameras if c._started]
+    assert running == [], f"{len(running)} of {len(cameras)} cameras still running after stop()"

@@ -87,3 +87,24 @@ def test_the_install_script_in_place_points_the_unit_at_the_checkout(tmp_path):
 def test_the_install_script_is_shellcheck_clean():
     result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout
+
+
+def test_a_refusal_tells_systemd_why_and_exits_with_the_status_the_unit_does_not_retry(tmp_path):
+    import socket
+
+    assert unit_sections()["Service"]["RestartPreventExitStatus"] == "2"
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / "config.toml").write_text('[table]\ncorners_px = [[1, 2]]\n')
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify.sock"))
+    listener.settimeout(10)
+    try:
+        env = {**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify.sock"), "GPIOZERO_PIN_FACTORY": "mock"}
+        result = subprocess.run([sys.executable, "-m", "companion", "run", "--data-dir", str(data_dir)], cwd=ROOT,
+                                capture_output=True, text=True, env=env, timeout=60)
+        status = listener.recv(4096).decode()
+    finally:
+        listener.close()
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert status.startswith("STATUS=refused to start: ") and "[table] corners_px" in status

@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from companion.config import Config
 from companion.errors import (
     CompanionError,
+    DatabaseUnavailable,
     EventLogError,
     IllegalMove,
     NothingToUndo,
@@ -110,11 +111,11 @@ def _secret_key(runtime) -> str:
 
 
 def _apply_config(app: Flask, runtime, config: Config) -> None:
+    previous = app.config["COMPANION_CONFIG"]
     app.config["COMPANION_CONFIG"] = config
-    allow: security.HostAllowList = app.extensions["companion_hosts"]
-    for host in config.get("server", "trusted_hosts"):
-        if host.lower() not in allow.hosts:
-            allow.hosts.append(host.lower())
+    app.extensions["companion_hosts"].set_extra(config.get("server", "trusted_hosts"))
+    if previous.get("server", "pin") != config.get("server", "pin"):
+        app.extensions["companion_pin_attempts"].clear()
     runtime.config = config
 
 
@@ -154,6 +155,8 @@ def _status_for(exc: CompanionError) -> int:
         return 404
     if isinstance(exc, NotYourSeat):
         return 403
+    if isinstance(exc, DatabaseUnavailable):
+        return 503  # nothing was stored: the disk is full or the card failing, said with what to do
     if isinstance(exc, (IllegalMove, NothingToUndo)):
         return 409
     if isinstance(exc, EventLogError):

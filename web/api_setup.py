@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, current_app, jsonify
 
 from companion.errors import ConfigError
@@ -21,12 +23,18 @@ def _save(changes: dict):
     try:
         updated, later = _store().update(changes)
     except ConfigError as exc:
-        field = next((f"{s}.{k}" for s, keys in changes.items() if isinstance(keys, dict) for k in keys
-                      if f"[{s}] {k}" in str(exc)), None)
-        refuse(400, str(exc), "bad_config", field=field)
+        refuse(400, str(exc), "bad_config", field=_refused_key(changes, str(exc)))
     except OSError as exc:
         refuse(409, f"the configuration could not be saved: {exc.strerror or exc}", "not_saved")
     return updated, later
+
+
+def _refused_key(changes: dict, message: str) -> str | None:
+    """The changed key the refusal names (``[gpio] seat_leds[1] and buzzer are both on GPIO5``: buzzer)."""
+    named = [f"{s}.{k}" for s, keys in changes.items() if isinstance(keys, dict) for k in keys
+             if f"[{s}]" in message and re.search(rf"(?<![\w.]){re.escape(k)}(?![\w])", message)]
+    exact = [f for f in named if "[{}] {}".format(*f.split(".", 1)) in message]
+    return (exact or named or [None])[0]
 
 
 @bp.get("/config")

@@ -24,12 +24,16 @@ def json_body(*, limit: int | None = None) -> dict:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_no_constants)
     except (ValueError, RecursionError):
         refuse(400, "the request is not valid JSON", "bad_json")
     if not isinstance(data, dict):
         refuse(400, "send a JSON object, e.g. {\"move\": \"bank\"}", "bad_json")
     return data
+
+
+def _no_constants(word: str):
+    raise ValueError(f"{word} is not JSON")  # NaN and Infinity: Python reads them, JSON has none
 
 
 def text(data: dict, key: str, *, required: bool = True, max_len: int = MAX_TEXT) -> str | None:

@@ -102,6 +102,13 @@ def trusted_hosts(extra: Iterable[str] = (), *, hostname: str | None = None,
     return list(dict.fromkeys(names))
 
 
+def _is_loopback(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text).is_loopback
+    except ValueError:
+        return False
+
+
 def _is_ipv4(text: str) -> bool:
     try:
         return isinstance(ipaddress.ip_address(text), ipaddress.IPv4Address)
@@ -121,7 +128,8 @@ class HostAllowList:
     def __init__(self, hosts: list[str], *, extra: Iterable[str] = (),
                  lookup: Callable[[], set[str]] = interface_addresses, min_interval_s: float = 5.0):
         self.hosts = hosts  # the very list object Flask reads on every request
-        self._extra = list(extra)
+        self._extra = [h.strip().lower() for h in extra if h.strip()]
+        self._base = [h for h in hosts or [] if h not in self._extra]  # loopback, this machine's names, addresses
         self._lookup = lookup
         self._min_interval_s = min_interval_s
         self._last = time.monotonic()
@@ -138,9 +146,21 @@ class HostAllowList:
             self._last = now
             fresh = self._lookup()
         if host in fresh:
-            for address in sorted(a for a in fresh if _is_ipv4(a)):
-                if address not in self.hosts:
-                    self.hosts.append(address)
+            with self._lock:
+                for address in sorted(a for a in fresh if _is_ipv4(a)):
+                    if address not in self._base:
+                        self._base.append(address)
+                self._rebuild()
+
+    def set_extra(self, extra: Iterable[str]) -> None:
+        """The configured names changed: the list is rebuilt, so a name removed is refused at once."""
+        with self._lock:
+            self._extra = [h.strip().lower() for h in extra if h.strip()]
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        if self.hosts is not None:  # None: host checking is off (a test)
+            self.hosts[:] = list(dict.fromkeys(self._base + self._extra))  # in place: Flask holds this list
 
     def middleware(self, wsgi_app):
         @functools.wraps(wsgi_app)
@@ -201,7 +221,10 @@ class Attempts:
         self._lock = threading.Lock()
 
     def retry_after(self, address: str) -> int:
-        """Seconds this address must wait before its next try (0: it may try now)."""
+        """Seconds this address must wait before its next try (0: it may try now).
+
+        The Pi itself (loopback) keeps only its own limit: guessing phones filling the overall
+        limit cannot lock out the game master at the Pi's own screen."""
         with self._lock:
             now = self.clock()
             mine = self._trim(self._by_address[address], now - self.window_s)
@@ -209,9 +232,15 @@ class Attempts:
             waits = [0.0]
             if len(mine) >= self.per_address:
                 waits.append(mine[0] + self.window_s - now)
-            if len(everyone) >= self.overall:
+            if len(everyone) >= self.overall and not _is_loopback(address):
                 waits.append(everyone[0] + self.overall_window_s - now)
             return int(max(waits) + 0.999)
+
+    def clear(self) -> None:
+        """Forget every wrong guess (the PIN was changed: guesses at the old one say nothing)."""
+        with self._lock:
+            self._by_address.clear()
+            self._all.clear()
 
     def failed(self, address: str) -> None:
         with self._lock:
@@ -234,7 +263,9 @@ def pin_fingerprint(pin: str) -> str:
 
 
 def configured_pin() -> str:
-    return current_app.extensions["companion_config"]().get("server", "pin")
+    store = current_app.extensions["companion_config"]
+    store.reload_if_changed()  # a PIN reset on the Pi applies at once
+    return store().get("server", "pin")
 
 
 def is_unlocked() -> bool:

@@ -47,8 +47,7 @@ class Campaign:
     @classmethod
     def new(cls, log: EventLog, group: Sequence[str], *, title: str = "") -> "Campaign":
         """A campaign for ``group``, on the table from the start (no other campaign may be on it)."""
-        group = check_players(group, minimum=2, maximum=60, game="a campaign group")
-        fable.check_names(group)
+        group = check_group(group)
         busy = on_table(log)
         if busy is not None:
             raise SetupError(
@@ -346,6 +345,16 @@ class Campaign:
             _log.exception("campaign %s no longer replays after event %s", self.campaign_id, event.seq)
             raise
         return event
+
+
+def check_group(group: Sequence[str]) -> tuple[str, ...]:
+    """A campaign's group: names as every game checks them, which the Fabled Fruit notation can express."""
+    from companion.names import check_lookalikes
+
+    group = check_players(group, minimum=2, maximum=60, game="a campaign group")
+    fable.check_names(group)
+    check_lookalikes(group)
+    return group
 
 
 def _table(card_facts) -> Table:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from typing import Any
 
 from companion.errors import CompanionError, SetupError
 from companion.eventlog import SOURCES, EventLog
 
 from .model import GAME, STARTED, derive, game_state
-from .store import Campaign, on_table
+from .store import Campaign, check_group, on_table
 
 FORMAT = "table-companion/fable-campaign"
 VERSION = 1
@@ -144,18 +145,34 @@ def _check_shape(document: Any) -> None:
         raise SetupError("campaign export: 'campaign' needs session_id, title and setup")
     if not isinstance(campaign["session_id"], str) or not isinstance(campaign["title"], str):
         raise SetupError("campaign export: the campaign's id and title are text")
-    if not isinstance(campaign["setup"], dict) or not isinstance(campaign["setup"].get("group"), list):
+    setup = campaign["setup"]
+    if not isinstance(setup, dict) or not isinstance(setup.get("group"), list) \
+            or not all(isinstance(name, str) for name in setup["group"]):
         raise SetupError("campaign export: the campaign's setup names its group")
+    try:  # the same checks as a campaign started here
+        if list(check_group(setup["group"])) != setup["group"]:
+            raise SetupError("the names are not written as this companion writes them")
+    except SetupError as exc:
+        raise SetupError(f"campaign export: the campaign's group is refused: {exc}") from None
+    _check_text(campaign["title"], "the campaign's title")
     _check_events(document["events"], "the campaign")
     if not isinstance(document["games"], list):
         raise SetupError("campaign export: 'games' is a list")
     for game in document["games"]:
         if not isinstance(game, dict) or set(game) != {"session_id", "title", "setup", "events"}:
             raise SetupError("campaign export: each game needs session_id, title, setup and events")
+        if not isinstance(game["session_id"], str) or not isinstance(game["title"], str):
+            raise SetupError("campaign export: a game's id and title are text")
+        _check_text(game["title"], f"the title of game {game['session_id'][:40]}")
         setup = game["setup"]
         if not isinstance(setup, dict) or not isinstance(setup.get("players"), list) or not isinstance(setup.get("options"), dict):
             raise SetupError(f"campaign export: game {game.get('session_id')} needs players and options")
         _check_events(game["events"], f"game {game['session_id']}")
+
+
+def _check_text(text: str, what: str) -> None:
+    if len(text) > 200 or not text.isprintable():
+        raise SetupError(f"campaign export: {what} is not one short line of text")
 
 
 def _check_events(events: Any, owner: str) -> None:
@@ -167,6 +184,8 @@ def _check_events(events: Any, owner: str) -> None:
         for key, kind in EVENT_FIELDS.items():
             if not isinstance(event[key], kind) or isinstance(event[key], bool):
                 raise SetupError(f"campaign export: event {i} of {owner} has a bad {key}")
+        if not math.isfinite(event["time"]) or not 0 <= event["time"] < 1e11:
+            raise SetupError(f"campaign export: event {i} of {owner} has an impossible time")
         if event["seq"] != i:
             raise SetupError(f"campaign export: the events of {owner} are not numbered 1, 2, 3 ... (event {i})")
         if event["source"] not in SOURCES:

@@ -13,7 +13,7 @@ from companion.errors import CompanionError
 
 # Subcommand modules, in the order ``companion --help`` lists them. A module that is
 # not there yet is left out, so the command always starts.
-COMMANDS = ["run", "play", "campaign", "cards", "see", "tags", "dice", "doctor"]
+COMMANDS = ["run", "play", "campaign", "cards", "see", "tags", "dice", "doctor", "pin"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +45,6 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except CompanionError as exc:
         print(f"companion {args.command}: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_status", 2)
     except KeyboardInterrupt:
         return 130

@@ -83,7 +83,7 @@ def run_teach(args) -> int:
 
 
 def _teach_from_images(templates, folder: Path) -> None:
-    import cv2
+    from hardware.camera.files import ImageTooLarge, read_image
 
     if not folder.is_dir():
         raise SetupError(f"--images {folder}: no such folder")
@@ -97,7 +97,10 @@ def _teach_from_images(templates, folder: Path) -> None:
     seen_faces: set[tuple[str, str]] = set()
     for step, (path, match) in enumerate(files, start=1):
         die, face, number = match["die"], match["face"].upper(), match["n"]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            image = read_image(path)
+        except ImageTooLarge as exc:
+            raise SetupError(str(exc)) from None
         if image is None:
             raise SetupError(f"{path}: not a picture OpenCV can read")
         new_face = (die, number) not in seen_faces

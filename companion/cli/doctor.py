@@ -18,12 +18,20 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from companion.config import Config
-    from companion.doctor import failed, report, run_doctor
+    from companion.doctor import FAIL, Check, failed, report, run_doctor
+    from companion.errors import ConfigError
 
     directory = data_dir(args)
-    config = Config.in_dir(directory)
+    unreadable = None
+    try:
+        config = Config.in_dir(directory)
+    except ConfigError as exc:  # reported like every other check; the rest is checked with the defaults
+        unreadable = Check("configuration", "settings", FAIL, f"{exc}: companion run refuses to start with it")
+        config = Config.defaults()
     say = (lambda text: None) if args.json else (lambda text: print(text, flush=True))
     checks = run_doctor(config, directory, backend=args.camera, blink=not args.no_blink, step=args.step, say=say)
+    if unreadable is not None:
+        checks[0] = unreadable
     if args.json:
         print_json([c.to_json() for c in checks])
     else:

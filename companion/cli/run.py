@@ -31,18 +31,35 @@ def first_start_pin(config: Config, directory) -> str | None:
     No device ships with a guessable default: the PIN is made here and shown only
     on the Pi's own console (and journal). A PIN removed later on purpose stays removed.
     """
+    from companion.backups import refusal
+    from companion.eventlog import unavailable
+
     path = Path(directory) / CONFIG_NAME
     if path.exists():
         return None
     pin = f"{secrets.randbelow(10**6):06d}"
-    config.with_changes({"server": {"pin": pin}}).save(path)
+    try:
+        config.with_changes({"server": {"pin": pin}}).save(path)
+    except OSError as exc:  # a read-only or full card, another user's folder: a refusal, not a traceback
+        raise refusal(unavailable(path, exc)) from None
     return pin
 
 
 def run(args) -> int:
-    from companion.appliance import Appliance
+    from companion.appliance import tell_systemd
+    from companion.errors import CompanionError
 
     logging.captureWarnings(True)  # camera fallbacks and pin-factory warnings go to the journal
+    try:
+        return _run(args)
+    except CompanionError as exc:
+        tell_systemd(f"refused to start: {exc}")  # shown by systemctl status; the unit does not retry exit 2
+        raise
+
+
+def _run(args) -> int:
+    from companion.appliance import Appliance, database_detail
+
     directory = data_dir(args)
     config = Config.in_dir(directory)  # a bad value stops here with file, key and reason
     made_pin = first_start_pin(config, directory)
@@ -54,8 +71,8 @@ def run(args) -> int:
     if overrides:
         config = config.with_changes({"server": overrides})
     appliance = Appliance(config, directory, camera_backend=args.camera, use_gpio=not args.no_gpio)
-    if appliance.boot.status in ("restored", "failed"):
-        print(f"companion: {appliance.boot.detail}", flush=True)
+    if appliance.boot.fault:
+        print(f"companion: {database_detail(appliance.boot)}", flush=True)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())

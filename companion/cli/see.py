@@ -47,12 +47,19 @@ def run(args) -> int:
 
     table = Config.in_dir(data_dir(args))["table"]
     status = 0
+    from hardware.camera.files import ImageTooLarge, read_image
+
     for path in args.images:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        try:
+            image = read_image(path) if path.is_file() else None
+        except ImageTooLarge as exc:  # refused from its header, before it is decoded
+            _emit({"image": str(path), "error": str(exc)})
+            status = 2
+            continue
         if image is None:
             why = "no such file" if not path.exists() else "not an image OpenCV can read"
             _emit({"image": str(path), "error": f"{path}: {why}"})
-            status = 1
+            status = max(status, 1)
             continue
         work = _working_image(image, args.work_width)
         scale = image.shape[1] / work.shape[1]

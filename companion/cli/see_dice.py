@@ -36,14 +36,21 @@ def make_reader(kind: str | None, store: DiceStore):
 def run(args) -> int:
     import cv2
 
+    from hardware.camera.files import ImageTooLarge, read_image
+
     store = DiceStore(data_dir(args))
     reader = make_reader(getattr(args, "dice_kind", None), store)
     work_width = getattr(args, "work_width", None)
     status = 0
     for path in args.images:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            image = read_image(path)
+        except ImageTooLarge as exc:
+            image, why = None, str(exc)
+        else:
+            why = f"{path}: not a picture OpenCV can read"
         if image is None:
-            print(f"companion see: {path}: not a picture OpenCV can read", file=sys.stderr)
+            print(f"companion see: {why}", file=sys.stderr)
             status = 2
             continue
         scale = 1.0

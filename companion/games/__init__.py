@@ -35,6 +35,7 @@ import importlib
 import pkgutil
 import random
 import threading
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -275,19 +276,69 @@ def int_option(options: Mapping[str, str], key: str, default: int, *, minimum: i
     return value
 
 
+MAX_NAME = 40
+# Scripts whose letters look alike: a name mixing them ("Аnne", a Cyrillic А) is refused.
+LOOKALIKE_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")
+
+
 def check_players(players, *, minimum: int, maximum: int, game: str) -> tuple[str, ...]:
-    """Validate seat names: the right count, none blank, none twice."""
-    players = tuple(str(p).strip() for p in players)
+    """Validate seat names: the right count, each a name a person can read and type, none twice.
+
+    Names are stored NFC-normalised. Refused: blank or too long names; invisible, bidirectional
+    and control characters; spaces other than the ordinary one; commas and ``#`` (lists and
+    move scripts use them); letters of Latin, Greek and Cyrillic mixed in one name; two names
+    equal after Unicode normalisation (NFKC) and case folding. Look-alikes across scripts
+    ("Anne" and a Cyrillic "Аnnе") are refused by :func:`companion.names.check_lookalikes`,
+    which needs Unicode's confusables data.
+    """
+    players = tuple(unicodedata.normalize("NFC", str(p).strip()) for p in players)
     if not minimum <= len(players) <= maximum:
         raise SetupError(f"{game} is for {minimum} to {maximum} players, not {len(players)}")
-    if any(not p for p in players):
-        raise SetupError("every player needs a name")
-    seen = set()
     for p in players:
-        if p.casefold() in seen:
-            raise SetupError(f"two players are called '{p}': give each a different name")
-        seen.add(p.casefold())
+        if why := why_bad_name(p):
+            raise SetupError(why)
+    seen: dict[str, str] = {}
+    for p in players:
+        key = name_key(p)
+        if key in seen:
+            same = f"'{p}'" if seen[key] == p else f"'{seen[key]}' and '{p}' (the same name to the companion)"
+            raise SetupError(f"two players are called {same}: give each a different name")
+        seen[key] = p
     return players
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same: NFKC normalisation and case folding (``Ａnne`` is ``anne``)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def why_bad_name(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name (None when it can)."""
+    if not name:
+        return "every player needs a name"
+    if len(name) > MAX_NAME:
+        return f"'{name[:MAX_NAME]}...': a player's name can have at most {MAX_NAME} characters"
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            what = {"Cc": "a control character", "Cf": "an invisible or text-direction character"}.get(
+                category, "a character that cannot be shown")
+            return f"{_shown(name)}: a player's name may not contain {what} (U+{ord(ch):04X})"
+        if category == "Zs" and ch != " ":
+            return f"{_shown(name)}: use an ordinary space in a player's name (U+{ord(ch):04X} looks the same)"
+        if ch in ",#":
+            return f"'{name}': a player's name may not contain '{ch}' (lists of players and move scripts use it)"
+    if unicodedata.category(name[0]).startswith("M"):
+        return f"{_shown(name)}: a player's name may not start with an accent on its own"
+    scripts = sorted({unicodedata.name(ch, "").split(" ")[0] for ch in name if ch.isalpha()} & set(LOOKALIKE_SCRIPTS))
+    if len(scripts) > 1:
+        return (f"'{name}' mixes {' and '.join(s.title() for s in scripts)} letters, which look alike: "
+                "write the name in one alphabet")
+    return None
+
+
+def _shown(name: str) -> str:
+    return repr(name)  # escapes what cannot be seen, so the refusal shows where it is
 
 
 def unknown_options(options: Mapping[str, str], known: Iterable[str], game: str) -> None:

@@ -11,6 +11,47 @@ import numpy as np
 from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame, Pacer, frame_from_image
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+# 50 megapixels: any camera's full frame and a phone's photo; decoded, 150 MB. Larger would not fit a Pi.
+MAX_PIXELS = 50_000_000
+
+
+class ImageTooLarge(ValueError):
+    """Raised before decoding an image whose header says it would not fit in memory."""
+
+
+def image_pixels(path: str | Path) -> tuple[int, str] | None:
+    """How many pixels the file's header announces, and its size in words ("40000x40000"), without
+    decoding it; None when Pillow cannot tell (OpenCV may still read it)."""
+    import re
+    import warnings
+
+    from PIL import Image
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            with Image.open(path) as image:
+                width, height = image.size
+                return width * height, f"{width}x{height} pixels"
+        except Image.DecompressionBombError as exc:  # beyond Pillow's own limit, which is beyond ours
+            found = re.search(r"\((\d+) pixels\)", str(exc))
+            return (int(found.group(1)) if found else 10**12), "pixels"
+        except (OSError, ValueError, SyntaxError):
+            return None
+
+
+def read_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> np.ndarray | None:
+    """The image at ``path`` as BGR, or None when it is not an image OpenCV reads.
+
+    The size is checked from the header first: an image larger than ``max_pixels`` is refused
+    with :class:`ImageTooLarge` before a byte of it is decoded (a 40000x40000 PNG would need
+    4.8 GB).
+    """
+    found = image_pixels(path)
+    if found is not None and found[0] > max_pixels:
+        raise ImageTooLarge(f"{path} has {found[0] / 1e6:.0f} MP ({found[1]}): at most {max_pixels / 1e6:.0f} MP "
+                            "are read; scale it down first")
+    return cv2.imread(str(path), cv2.IMREAD_COLOR)
 
 
 class FileCamera(Camera):
@@ -73,7 +114,10 @@ class FileCamera(Camera):
             self._index = 0
         path = self._images[self._index]
         self._index += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        try:
+            image = read_image(path)
+        except ImageTooLarge as exc:
+            raise CameraError(str(exc)) from None
         if image is None:
             raise CameraError(f"{path} cannot be read as an image")
         return image

@@ -220,9 +220,11 @@ class DemoGame:
             view = synth.View(size=self.size, px_per_mm=self.px_per_mm, noise_sigma=self.noise_sigma,
                               light_darkest=0.85, light_direction_deg=20.0, blur_sigma=0.5)
             rng = np.random.default_rng(self.seed * 1000 + index)
-            self._stills[index] = synth.render(self.scene(index), view, rng)
-            for old in [k for k in self._stills if k < index - 1]:
+            # Only this still and the one before are ever needed (a step's hand pass shows both): any
+            # other, such as the last ones of a script that started over, goes (each is a full frame).
+            for old in [k for k in self._stills if k not in (index - 1, index)]:
                 del self._stills[old]
+            self._stills[index] = synth.render(self.scene(index), view, rng)
         return self._stills[index]
 
     def frames(self) -> Iterator[DemoFrame]:

@@ -341,8 +341,16 @@ const TC = (() => {
     return ticks;
   }
 
+  // The database banner: what the start found wrong and what to do (the steps the doctor and README name).
+  function renderBanner(snap) {
+    const database = (snap.health || {}).database || {};
+    $("banner").hidden = !database.status || database.status === "ok";
+    $("banner-text").textContent = database.detail || "";
+  }
+
   // -- start --
   function start() {
+    onState(renderBanner);
     onState(renderAlerts);
     if ($("undo")) {
       onState(renderUndo);
