@@ -26,7 +26,7 @@ def test_a_player_sees_their_own_hand_and_face_down_building_and_no_one_elses():
     anne = GAME.player_view(state, "Anne")
     assert [slot["card"] for slot in anne["you"]["hand"]] == ["start", "start", "new", "new"]
     assert [b["card"] for b in anne["you"]["buildings"]] == ["B1"]
-    assert anne["you"]["buildings"][0]["cost_text"] == "1 stone + 1 wood"
+    assert anne["buildings"]["B1"]["cost_text"] == "1 stone + 1 wood" and anne["you"]["buildings"][0]["affordable"]
     paul = GAME.player_view(state, "Paul")
     assert [b["card"] for b in paul["you"]["buildings"]] == ["B2"]
     table = GAME.player_view(state, None)
@@ -143,7 +143,7 @@ def test_a_view_that_showed_a_secret_would_be_caught():
 
 def test_the_card_facts_reach_the_view_for_everyone_to_read():
     view = GAME.player_view(bable.setup(["Anne", "Paul"], {"cards": FACTS}), None)
-    assert view["buildings"][0] == {"card": "B1", "name": "Hall1", "cost": {"stone": 1, "wood": 1},
+    assert view["buildings"]["B1"] == {"card": "B1", "name": "Hall1", "cost": {"stone": 1, "wood": 1},
                                     "cost_text": "1 stone + 1 wood", "details": ["statue"]}
     assert view["unknown_facts"] == []
     blank = GAME.player_view(bable.setup(["Anne", "Paul"]), None)

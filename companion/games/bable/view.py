@@ -19,11 +19,6 @@ from .state import LAYERS, MISSING, NEW, START, Building, Seat, State
 DECISIONS: tuple[str, ...] = tuple(data()["decisions"])
 
 
-def building_json(state: State, number: int, face_up: bool | None = None) -> dict:
-    entry = state.facts.building(number).to_json()
-    if face_up is not None:
-        entry["face_up"] = face_up
-    return entry
 
 
 def _counts(counts) -> dict:
@@ -88,7 +83,7 @@ def _shared(state: State) -> dict:
             "dealt": state.dealt[i],
             "resources": _counts(seat.resources),
             "resource_total": seat.resource_total,
-            "face_up": [building_json(state, b.number) for b in seat.buildings if b.face_up],
+            "face_up": [f"B{b.number}" for b in seat.buildings if b.face_up],
             "face_down": sum(1 for b in seat.buildings if not b.face_up),
             "hand_size": seat.hand_size,
             "words_down": seat.words_down,
@@ -98,8 +93,7 @@ def _shared(state: State) -> dict:
     start = 0
     tower = []
     for k, size in enumerate(LAYERS):
-        tower.append({"layer": k + 1, "size": size, "buildings": [building_json(state, b) for b in
-                                                                  state.tower[start:start + sizes[k]]]})
+        tower.append({"layer": k + 1, "size": size, "buildings": [f"B{b}" for b in state.tower[start:start + sizes[k]]]})
         start += sizes[k]
     phase = state.phase
     view = {
@@ -109,6 +103,8 @@ def _shared(state: State) -> dict:
         "waiting": waiting(state),
         "to_act": list(to_act(state)),
         "overseer": overseer(state),
+        "current": overseer(state),
+        "over": state.over,
         "first": state.players[state.first],
         "turn": state.turn,
         "actions_left": max(0, ACTIONS - state.actions) if phase not in ("deal", "over") else 0,
@@ -126,7 +122,7 @@ def _shared(state: State) -> dict:
         "doors_stairs": {"counted": known, "unknown_buildings": unknown},
         "buildings_unseen": state.buildings_box + sum(d.buildings for d in state.decks),
         "public_buildings": sorted(_public_buildings(state)),
-        "buildings": [b.to_json() for b in state.facts.buildings],
+        "buildings": {f"B{b.number}": b.to_json() for b in state.facts.buildings},
         "unknown_facts": state.facts.unknown(),
         "decisions": list(DECISIONS),
         "limits": {"supply": data()["supply_limit"], "gather": data()["gather"], "give": data()["give"],
@@ -156,10 +152,11 @@ def _public_buildings(state: State) -> set[int]:
 
 def _private(state: State, i: int) -> dict:
     seat = state.seats[i]
-    mine = [building_json(state, b.number, b.face_up) for b in seat.buildings]
-    for entry, b in zip(mine, seat.buildings):
+    mine = []
+    for b in seat.buildings:
         cost = state.facts.building(b.number).cost
-        entry["affordable"] = None if cost is None else all(h >= n for h, n in zip(seat.resources, cost))
+        mine.append({"card": f"B{b.number}", "face_up": b.face_up,
+                     "affordable": None if cost is None else all(h >= n for h, n in zip(seat.resources, cost))})
     known_elsewhere = _public_buildings(state) | {b.number for b in seat.buildings}
     return {
         "name": state.players[i],
@@ -168,7 +165,7 @@ def _private(state: State, i: int) -> dict:
         "buildings": mine,
         "to_discard": state.discards[i],
         # Buildings this player cannot place: any of them may be the one they draw.
-        "could_draw": [b.number for b in state.facts.buildings if b.number not in known_elsewhere],
+        "could_draw": [f"B{b.number}" for b in state.facts.buildings if b.number not in known_elsewhere],
     }
 
 
