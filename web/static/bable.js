@@ -73,9 +73,18 @@
           el("div", { class: "meta", text: row.missing ? `${row.missing} of ${row.size} missing` : `${row.size} of ${row.size} built` })),
         el("div", { class: "slots" }, slots),
         el("div", { class: "deadline" }, el("b", { text: row.level === "done" ? "✓" : String(row.draws_left) }),
-          el("span", { class: "meta", text: `deck ${row.deck}: ${plural(row.deck_cards, "card")} · ${deadline}` })));
+          el("span", { class: "meta", text: row.level === "done" || row.level === "lost" ? `${deadline} · deck ${row.deck}: ${plural(row.deck_cards, "card")}`
+            : `draws left · deck ${row.deck}: ${plural(row.deck_cards, "card")}` })));
     });
     $("clock").replaceChildren(...rows);
+    // The headline: the next layer whose deadline is running (the lowest unfinished one).
+    const next = s.clock.find((row) => row.missing);
+    const line = $("deadline");
+    line.dataset.level = next ? next.level : "done";
+    line.textContent = !next ? "The tower is finished."
+      : next.level === "lost" ? `Layer ${next.layer} was not finished in time.`
+      : `Layer ${next.layer}: ${plural(next.missing, "building")} to place in ${plural(next.draws_left, "Idea draw")}`
+        + (next.level === "red" ? " — the next Idea card is the deadline!" : next.level === "amber" ? " — less than a round left" : "");
   }
 
   function renderMine(s) {

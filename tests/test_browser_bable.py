@@ -1,0 +1,157 @@
+"""Bable in a real browser: the table screen and two seats' phones play a command, an answer and an
+Idea card; each screen shows what its viewer may see and nothing more (Debian's chromium, Playwright)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.config import Config
+from companion.runtime import Runtime
+from tests.bable_table import FACTS
+from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
+    LAPTOP,
+    PHONE,
+    TIMEOUT_MS,
+    browser_type_launch_args,
+    not_blank,
+    until,
+)
+from tests.test_web_support import Served, make_app
+
+pytestmark = pytest.mark.browser
+PIN = "246810"
+SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder to keep the screenshots in, to look at them
+
+
+@pytest.fixture
+def runtime(log):
+    with Runtime(Config.defaults(), log) as rt:
+        yield rt
+
+
+@pytest.fixture
+def dashboard(runtime, tmp_path):
+    """The dashboard with a game master's PIN, so a seat's phone enters only its own moves."""
+    config = Config.from_mapping({"server": {"pin": PIN}}, str(tmp_path / "config.toml"))
+    served = Served(make_app(runtime, config, TESTING=False, COMPANION_HEARTBEAT_S=0.5))
+    yield served.url
+    served.close()
+
+
+def screen(browser, url: str, path: str, size: dict):
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + path)
+    if path.startswith("/join/"):  # the seat link takes the seat, then opens the game's page
+        page.wait_for_url("**/bable")
+    until(page, "document.getElementById('conn').dataset.state === 'live'")
+    return page, errors
+
+
+def join_paths(page, url: str) -> dict[str, str]:
+    """Each free seat's join link (the QR code on the Table page), as a path on this server."""
+    seats = page.request.get(url + "/api/seats").json()["seats"]
+    return {s["player"]: "/join/" + s["code"] for s in seats}
+
+
+def text(page) -> str:
+    return page.inner_text("main")
+
+
+def test_a_command_an_answer_and_an_idea_card_each_screen_sees_its_own(dashboard, browser, runtime):
+    url = dashboard
+    runtime.new_game("bable", ["Anne", "Paul"], {"cards": FACTS})
+    table, table_errors = screen(browser, url, "/bable", LAPTOP)
+    links = join_paths(table, url)
+    anne, anne_errors = screen(browser, url, links["Anne"], PHONE)
+    paul, paul_errors = screen(browser, url, links["Paul"], PHONE)
+    until(anne, "document.getElementById('who-am-i').textContent.includes(\"Anne's\")")
+
+    # The deal: Anne on her phone (her dealt Word card and Building card are hers alone).
+    form = anne.locator(".bable-form[data-phase=deal]")
+    for n, resource in enumerate(["stone", "stone", "wood"], start=1):
+        form.locator(f"select[name=resource-{n}]").select_option(resource)
+    form.locator("select[name=word]").select_option("give")
+    form.locator("select[name=building]").select_option("B1")
+    form.locator("button[type=submit]").click()
+    until(anne, "document.querySelector('#hand .bable-word.new b')?.textContent === 'Give'")
+    paul_form = paul.locator(".bable-form[data-phase=deal]")
+    for n, resource in enumerate(["cement", "tools", "wood"], start=1):
+        paul_form.locator(f"select[name=resource-{n}]").select_option(resource)
+    paul_form.locator("select[name=word]").select_option("build")
+    paul_form.locator("select[name=building]").select_option("B2")
+    paul_form.locator("button[type=submit]").click()
+
+    # Anne commands Paul: Paul's phone asks him, the table waits for him, Anne's phone has nothing to answer.
+    anne.click("button.command >> text=Command Paul")
+    paul.wait_for_selector("text=Anne commands you")
+    until(table, "document.getElementById('waiting').textContent.includes(\"Paul has not answered Anne's command yet\")")
+    assert anne.locator("#actions").is_hidden()
+    assert runtime.session.to_act() == ("Paul",) and runtime.session.current_player() == "Anne"
+
+    # Paul understood it as Gather and draws two resources.
+    paul.click("button.understood[data-symbol=gather]")
+    paul.locator("select[name=drawn-1]").select_option("stone")
+    paul.locator("select[name=drawn-2]").select_option("wood")
+    paul.click("text=Gathered")
+    until(table, "document.getElementById('waiting').textContent.includes(\"Anne's turn (action 2 of 2)\")")
+
+    # Anne reveals a Word card, then draws her Idea card: a Word card with the Gather symbol.
+    anne.click("text=Reveal: Build Word card")
+    anne.click("button.idea-word[data-symbol=gather]")
+    until(table, "document.getElementById('turn').textContent.startsWith('Turn 2: Paul is the overseer')")
+    until(anne, "[...document.querySelectorAll('#hand .bable-word.new b')].map((b) => b.textContent).join() === 'Gather,Give'")
+
+    # Anne's phone: her own secrets.
+    assert "idea Anne word gather" in text(anne) and "Hall1" in text(anne)
+    # Paul's phone and the table: the draw in public words, none of Anne's secrets.
+    for page in (paul, table):
+        until(page, "document.getElementById('log').textContent.includes('Anne drew an Idea card: a Word card')")
+        body = text(page)
+        assert "idea Anne word gather" not in body and "word give B1" not in body and "Hall1" not in body
+    assert "Hall2" in text(paul) and "Hall2" not in text(table)
+    assert table.locator("#mine").is_hidden()
+    until(table, "document.querySelector('.bable-layer[data-layer=\"1\"] .deadline b')?.textContent === '12'")
+    for page, name in ((table, "table"), (anne, "anne"), (paul, "paul")):
+        png = page.screenshot(full_page=True)
+        assert not_blank(png)
+        if SHOTS:
+            (Path(SHOTS) / f"bable-{name}.png").write_bytes(png)
+    for page, size in ((table, LAPTOP), (anne, PHONE), (paul, PHONE)):
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    assert table_errors == anne_errors == paul_errors == []
+
+
+def idea(state, me: str) -> str:
+    return f"idea {me} word reveal" if state.decks[0].words else f"idea {me} B{state.unseen_buildings()[0]}"
+
+
+def test_the_clock_turns_red_and_the_loss_is_everyones(dashboard, browser, runtime):
+    url = dashboard
+    runtime.new_game("bable", ["Anne", "Paul"], {"cards": FACTS})
+    for move in ("deal Anne stone stone wood word give B1", "deal Paul cement tools wood word build B2"):
+        runtime.play(move, source="dashboard")
+    table, errors = screen(browser, url, "/bable", LAPTOP)
+    turn = 0
+    while runtime.session.state.decks[0].size > 1:
+        me, you = ("Anne", "Paul") if turn % 2 == 0 else ("Paul", "Anne")
+        for move in (f"reveal {me} word build", f"reveal {me} word give", idea(runtime.session.state, me)):
+            runtime.play(move, source="dashboard")
+        turn += 1
+    until(table, "document.querySelector('.bable-layer[data-layer=\"1\"]')?.dataset.level === 'red'")
+    me = runtime.session.state.players[runtime.session.state.overseer]
+    for move in (f"reveal {me} word build", f"reveal {me} word give"):
+        runtime.play(move, source="dashboard")
+    state = runtime.session.state
+    runtime.play(idea(state, me), source="dashboard")
+    until(table, "!document.getElementById('outcome').hidden")
+    assert table.inner_text("#outcome").startswith("You all lost: ")
+    assert " won" not in table.inner_text("#outcome")
+    assert table.locator(".bable-layer[data-layer=\"1\"]").get_attribute("data-level") == "lost"
+    assert errors == []
