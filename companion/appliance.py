@@ -143,12 +143,14 @@ class Appliance:
     :param on_frame: called with every frame on the camera's reader thread; default the vision pipeline.
     :param notifier: anything with ``notify(text)``; default ``sdnotify.SystemdNotifier()``.
     :param port: overrides ``[server] port``; 0 picks a free port (tests).
+    :param record_dir: record the evening into this new folder (``companion run --record DIR``).
     """
 
     def __init__(self, config: Config, data_dir: Path, *, camera_backend: str | None = None,
                  camera_factory: Callable[[], Any] | None = None, pin_factory=None,
                  on_frame: Callable[[Any], None] | None = None, notifier=None, use_gpio: bool = True,
-                 use_camera: bool = True, port: int | None = None):
+                 use_camera: bool = True, port: int | None = None, record_dir: Path | None = None):
+        from companion.film.recorder import Recording
         from web import create_app
 
         check_config(config)
@@ -172,6 +174,9 @@ class Appliance:
         self.runtime.set_health("database", self.boot.health, database_detail(self.boot))
         self.runtime.add_observer(self._after_event)
         self.app = create_app(config, self.runtime)
+        self.recording = Recording(self.runtime, config, self.data_dir)
+        self.app.extensions["companion_recording"] = self.recording  # the Setup page's switch
+        self.record_dir = record_dir
         self.camera_backend = camera_backend
         self.camera_factory = camera_factory
         self.pin_factory = pin_factory
@@ -215,6 +220,8 @@ class Appliance:
             self._start_gpio()
         if self.use_camera:
             self._start_camera()
+        if self.record_dir is not None or self.config.get("recording", "enabled"):
+            self.recording.start(self.record_dir)
         self._start_web()
 
     def _backup(self, *, force: bool = False) -> None:
@@ -287,6 +294,8 @@ class Appliance:
 
             self.pipeline = Pipeline(self.runtime, self.config, self.data_dir, table_mm=table_mm)
             self.on_frame = self.pipeline
+            locator = self.pipeline.watcher.locator
+            self.recording.table_mm = (locator.width_mm, locator.height_mm)
         self.supervisor = CameraSupervisor(
             factory, on_frame=self._frame, on_health=self._camera_health,
             frame_timeout=self.config.get("camera", "frame_timeout_s"),
@@ -334,6 +343,7 @@ class Appliance:
         self._stopping = True
         if self.notifier is not None:
             self.notifier.notify("STOPPING=1")
+        self.recording.stop()
         if self._server is not None:
             # A request finishing on a worker thread while the server closes would wake its loop
             # through the closed trigger (EBADF, a traceback in the journal): nothing is left to wake.

@@ -78,21 +78,19 @@ class ButtonInputs:
             self._refuse(seat, reason)
             return None
         try:
-            session.apply(move, source="button")
+            self.runtime.play(move, source="button")  # on the runtime thread: runs at once, and is recorded
         except CompanionError as exc:  # e.g. bank before the first roll of the turn
             self._refuse(seat, str(exc))
             return None
         return move
 
     def _undo(self) -> None:
-        # runtime.undo() waits for the runtime thread, and this *is* the runtime thread:
-        # call the session directly (the same thing runtime.undo does).
-        session = self.runtime.session
-        if session is None:
+        # This is the runtime thread: runtime.undo() runs at once (and a recording hears it).
+        if self.runtime.session is None:
             self._refuse(None, "no game is in play")
             return
         try:
-            session.undo(source="button")
+            self.runtime.undo(source="button")
         except CompanionError as exc:
             self._refuse(None, str(exc))
 

@@ -184,6 +184,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "width_mm": Key(800.0, "distance between the centres of the NW and NE corner tags", _number_range(100, 5000)),
         "height_mm": Key(600.0, "distance between the centres of the NW and SW corner tags", _number_range(100, 5000)),
     },
+    "recording": {
+        "enabled": Key(False, "record every game night from the start (a film to replay; see README)", _bool),
+        "folder": Key("", "where recordings go; \"\" for recordings/ in the data directory", _string),
+        "budget_mb_per_hour": Key(200.0, "pictures kept per hour of recording, at most (MB); 200 keeps a two-hour evening under 500 MB", _number_range(10, 5000)),
+    },
     "gpio": {
         "seat_leds": Key([5, 6, 13, 19, 26, 21], "one LED per seat, seat 1 first (up to 6)", _pins(6)),
         "status_led": Key([16, 20, 12], "RGB status LED: red, green, blue pins; [] for none", _pins(3)),

@@ -125,6 +125,10 @@ class EventLog:
         # FULL: a commit is on disk before append() returns, so a power cut loses nothing acknowledged.
         self._db.execute("PRAGMA synchronous = FULL")
         self._db.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring the database to this version's schema (nothing is written when it already is)."""
         schema = resources.files("companion").joinpath("schema.sql").read_text("utf-8")
         with self._lock:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -363,6 +367,13 @@ class EventLog:
             tmp.unlink(missing_ok=True)  # never leave half a backup taking up the space
             raise
         return dest
+
+    def restore_from(self, source: sqlite3.Connection) -> None:
+        """Replace the whole database by ``source``'s (a film's copy, in a replay's own database), brought
+        to this version's schema (a film recorded by an older companion)."""
+        with self._lock:
+            source.backup(self._db)
+        self._migrate()
 
     @staticmethod
     def check_file(path: str | os.PathLike) -> str:

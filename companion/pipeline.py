@@ -52,6 +52,8 @@ class Pipeline:
         self.last_roll = None
         self.frames = 0
         self._status = self._describe()
+        # How a frame's dice are read; a replay puts the roll the recording kept in its place.
+        self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
         runtime.add_snapshot_part("vision", self.status)
 
@@ -64,13 +66,17 @@ class Pipeline:
             reads = self._reads()
             stable = self.watcher.update(frame)
             self._report_table(reads)
+            roll = observed = None
             if reads == "dice" and not self._teaching():
-                roll = self._read_dice(frame)
+                roll = self.read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
-                    self.runtime.observe(roll)
+                    observed = self.runtime.observe(roll)
             elif stable is not None and reads == "cards":
-                self.runtime.observe(stable)
+                observed = self.runtime.observe(stable)
+            recorder = self.runtime.recorder
+            if recorder is not None:  # a game night being recorded (companion.film)
+                recorder.frame(frame, self.watcher.reading, stable=stable, roll=roll, observed=observed)
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, reads))
             self._status = self._describe()  # one consistent picture, read by the runtime without waiting

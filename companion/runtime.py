@@ -50,6 +50,18 @@ class Entrant:
     seat: str | None = None
     master: bool = False
 
+
+def _entrant_args(entrant: Entrant | None) -> dict:
+    """How a recording keeps who entered an input (nothing for the camera, buttons, command line)."""
+    return {} if entrant is None else {"seat": entrant.seat, "master": entrant.master}
+
+
+def entrant_from(args: dict) -> Entrant | None:
+    """The entrant a recording kept (see :func:`_entrant_args`), or None."""
+    if "seat" not in args and "master" not in args:
+        return None
+    return Entrant(seat=args.get("seat"), master=bool(args.get("master")))
+
 Observer = Callable[["Runtime", Session, Event], None]
 
 
@@ -80,6 +92,8 @@ class Runtime:
         self.session: Session | None = None
         self.referee: referees.Referee | None = None
         self.last_observation: Any = None
+        # While a game night is recorded (companion.film.recorder): told every input and every game opened.
+        self.recorder = None
         # The camera pipeline publishes pictures here; the dashboard's live view reads them.
         self.live_view = LiveView()
         # The newest clean frame (no overlay), for teaching dice from the dashboard.
@@ -219,6 +233,8 @@ class Runtime:
         line): a seat's phone may enter only its own player's moves and the table's."""
 
         def play() -> Event:
+            self._heard("play", move=move if isinstance(move, str) else move.to_text(), source=source,
+                        event_id=event_id, **_entrant_args(entrant))
             session = self._require_session()
             self._check_entrant(session, move, entrant)
             return session.apply(move, source=source, event_id=event_id)
@@ -235,20 +251,39 @@ class Runtime:
     def undo(self, *, source: str, event_id: str | None = None, entrant: "Entrant | None" = None) -> Event:
         """Take back the last move; a seat's phone takes back only its own player's move."""
         seat = entrant.seat if entrant is not None and not entrant.master else None
-        return self.call(lambda: self._require_session().undo(source=source, event_id=event_id, seat=seat))
+
+        def undo() -> Event:
+            self._heard("undo", source=source, event_id=event_id, **_entrant_args(entrant))
+            return self._require_session().undo(source=source, event_id=event_id, seat=seat)
+
+        return self.call(undo)
 
     def claim_seat(self, player: str, claim_id: str, *, source: str) -> Event:
-        return self.call(lambda: self._require_session().claim(player, claim_id, source=source))
+        def claim() -> Event:
+            self._heard("claim_seat", player=player, claim=claim_id, source=source)
+            return self._require_session().claim(player, claim_id, source=source)
+
+        return self.call(claim)
 
     def release_seat(self, player: str, *, source: str) -> Event:
-        return self.call(lambda: self._require_session().release(player, source=source))
+        def release() -> Event:
+            self._heard("release_seat", player=player, source=source)
+            return self._require_session().release(player, source=source)
+
+        return self.call(release)
 
     def redo(self, *, source: str, event_id: str | None = None) -> Event:
-        return self.call(lambda: self._require_session().redo(source=source, event_id=event_id))
+        def redo() -> Event:
+            self._heard("redo", source=source, event_id=event_id)
+            return self._require_session().redo(source=source, event_id=event_id)
+
+        return self.call(redo)
 
     def correct(self, target_event_id: str, move: Any, *, source: str, event_id: str | None = None,
                 entrant: "Entrant | None" = None) -> Event:
         def correct() -> Event:
+            self._heard("correct", target=target_event_id, move=move if isinstance(move, str) else move.to_text(),
+                        source=source, event_id=event_id, **_entrant_args(entrant))
             session = self._require_session()
             self._check_entrant(session, move, entrant)
             return session.correct(target_event_id, move, source=source, event_id=event_id)
@@ -257,7 +292,11 @@ class Runtime:
 
     def raise_alert(self, text: str, *, source: str, payload: dict | None = None) -> Event:
         """Log something a person must look at (a misread, an impossible change)."""
-        return self.call(lambda: self._require_session().note(ALERT, text, source=source, payload=payload))
+        def alert() -> Event:
+            self._heard("raise_alert", text=text, source=source, payload=payload)
+            return self._require_session().note(ALERT, text, source=source, payload=payload)
+
+        return self.call(alert)
 
     def resolve_alert(self, alert_id: str, resolution: str, *, source: str, move: str | None = None,
                       event_id: str | None = None, entrant: "Entrant | None" = None) -> Event:
@@ -265,6 +304,8 @@ class Runtime:
         instead) or ``dismiss`` (nothing changes)."""
 
         def resolve() -> Event:
+            self._heard("resolve_alert", alert=alert_id, resolution=resolution, move=move, source=source,
+                        event_id=event_id, **_entrant_args(entrant))
             session = self._require_session()
             if (known := self.log.retried(event_id, session.session_id, RESOLVE)) is not None:
                 return known
@@ -317,6 +358,11 @@ class Runtime:
                 session.note(ALERT, verdict.text, source="camera", payload={**payload, "move": verdict.move})
         return verdicts
 
+    def _heard(self, kind: str, **args) -> None:
+        """Tell the recorder about an input about to run (on the runtime thread, in the order they run)."""
+        if self.recorder is not None:
+            self.recorder.input(kind, args)
+
     def pending_alerts(self) -> list[dict]:
         session = self.session
         return [] if session is None else session.pending_alerts()
@@ -337,6 +383,8 @@ class Runtime:
         self._unsubscribe = session.subscribe(self._on_event)
         if session.record.parent_id is not None:
             self._watch_campaign(session)
+        if self.recorder is not None:
+            self.recorder.attached(session)
         for observer in list(self._observers):
             self._notify(observer, session, None)
 

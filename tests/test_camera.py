@@ -200,3 +200,13 @@ def test_an_explicit_camera_that_is_missing_is_an_error_not_a_silent_fallback(tm
             open_camera({"backend": "file", "file_path": str(tmp_path / "none")})
         factory = camera_factory({"backend": "demo"}, env={})
     assert factory.backend == "demo" and factory().name == "demo"
+
+
+def test_a_scripted_demo_source_brings_its_own_clock():
+    image = np.full((90, 160, 3), 128, np.uint8)
+    camera = DemoCamera(lambda number: (image, 100.0 + number / 10), fps=0, loop=False)
+    camera.start()
+    try:
+        assert [camera.read().timestamp for _ in range(3)] == [100.0, 100.1, 100.2]
+    finally:
+        camera.stop()

@@ -29,10 +29,9 @@ def test_rendered_table_gives_its_stacks_and_top_copies():
     assert snap.top_copies() == {s.top[0]: s.top[1] for s in scene.stacks}
     assert snap.corners == tags.CORNERS and snap.geometry == "corners"
     assert snap.ignored == 0 and snap.duplicates == ()
-    for stack in scene.stacks:
+    for stack in scene.stacks:  # a stack lies where its top card's centre is, as its sticker says
         seen = snap.stack(stack.top[0])
-        tag_mm = next(t.center_mm for t in truth.tags if t.payload == tags.format_location(*stack.top))
-        assert np.hypot(seen.table_mm[0] - tag_mm[0], seen.table_mm[1] - tag_mm[1]) < 4
+        assert np.hypot(seen.table_mm[0] - stack.center_mm[0], seen.table_mm[1] - stack.center_mm[1]) < 4
 
 
 def test_foreign_codes_are_counted_not_used():
@@ -69,7 +68,8 @@ def test_snapshot_json_is_plain_data():
 
     snap = cards.snapshot([_sight("FF:07:2", (100, 100)), _sight("TB:NW", (0, 0))], _geo(), timestamp=5.0, frame=3)
     data = json.loads(json.dumps(snap.to_json()))
-    assert data["stacks"][0] == {"location": 7, "top_copy": 2, "table_mm": [100.0, 100.0], "center_px": [100.0, 100.0],
+    # The 40 mm code sits in its card's top-left corner: the card's centre is 2.8 mm right, 15.3 mm down.
+    assert data["stacks"][0] == {"location": 7, "top_copy": 2, "table_mm": [102.8, 115.3], "center_px": [102.8, 115.3],
                                  "copies": [2], "hidden": False}
     assert data["corners"] == ["NW"] and data["frame"] == 3
 
@@ -78,3 +78,28 @@ def test_snapshot_json_is_plain_data():
 def test_corner_tags_are_not_stacks(payload):
     snap = cards.snapshot([_sight(payload, (10, 10))], _geo())
     assert len(snap.stacks) == (1 if payload.startswith("FF") else 0)
+
+
+def _second(payload, card_centre, side=30.0, angle_deg=0.0):
+    """The card's second sticker (bottom right, turned half round), for a card centred at ``card_centre``."""
+    ox, oy = tags.card_offset(side)
+    a = np.radians(angle_deg + 180)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    h = side / 2
+    local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]]) - [ox, oy]  # the code, around the card's centre
+    return TagSighting(payload, tags.parse(payload), local @ rot.T + card_centre)
+
+
+@pytest.mark.parametrize("seen", [["A"], ["B"], ["A", "B"]])
+def test_either_sticker_of_a_card_or_both_make_one_stack_at_the_cards_centre(seen):
+    ox, oy = tags.card_offset(30.0)
+    sightings = {"A": _sight("FF:07:2", (300 - ox, 200 - oy), side=30.0), "B": _second("FF:07:2:B", (300, 200))}
+    snap = cards.snapshot([sightings[k] for k in seen], _geo())
+    (stack,) = snap.stacks
+    assert (stack.location, stack.top_copy, stack.copies) == (7, 2, (2,))
+    assert np.allclose(stack.table_mm, (300, 200), atol=0.01) and snap.duplicates == ()
+
+
+def test_the_second_sticker_of_another_copy_on_the_same_spot_is_a_fanned_stack():
+    snap = cards.snapshot([_sight("FF:07:2", (100, 100), side=30.0), _second("FF:07:3:B", (110, 118))], _geo())
+    assert [(s.location, s.top_copy, s.copies) for s in snap.stacks] == [(7, None, (2, 3))]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from companion.campaign import Campaign, on_table
@@ -21,18 +19,20 @@ def runtime(log):
 
 
 def play(demo: DemoTable, pipeline: Pipeline, runtime: Runtime, count: int, start: int = 0) -> int:
+    """What the demo camera does: ask for the next picture (the demo waits for the runtime), stamp it
+    with the script's time and hand it to the pipeline."""
     number = start
     shown = 0
     for _ in range(count):
-        image = demo.next_image(number)
-        if image is None:
+        picture = demo.next_image(number)
+        if picture is None:
             number = 0
             continue
-        # Stamped as a camera at 10 frames a second would: the stabiliser waits a second of stillness.
+        image, t = picture
         shown += 1
-        pipeline(Frame(work=image, timestamp=shown / 10, number=shown))
+        pipeline(Frame(work=image, timestamp=t, number=shown))
         number += 1
-        runtime.call(lambda: None)  # let the runtime catch up, as the camera's pace would
+    runtime.call(lambda: None)
     return number
 
 

@@ -128,6 +128,39 @@ def test_hidden_stacks_are_not_changes(game):
     assert "stack 2 (2:1 on top) is not on the table" in alert.text
 
 
+def test_a_purchase_under_a_covered_stack_waits_for_the_stack_to_show_again(game):
+    for move in ("move Anne 1", "action Anne draw 2", "move Paul 1", "action Paul draw 2", "move Anne 4"):
+        game.apply(move, source="dashboard")
+    ref = referee()
+    # A hand over stack 4 while the next card from the deck (7:1) already lies on the table.
+    assert ref.observe(game, table({**FIRST, 7: 1}, hidden={4})) == []
+    assert game.state.phase == "act"  # nothing was guessed
+    verdicts = ref.observe(game, table({**FIRST, 4: 2, 7: 1}))  # the hand is gone: 4:1 was bought
+    assert [v.move for v in verdicts] == ["buy Anne 4:1", "draw 7:1"]
+
+
+def test_the_last_card_of_a_stack_bought_shows_as_the_stack_gone_and_the_deck_card_proves_it(log):
+    game = Session.create(log, "fable", ["Anne", "Paul"], PRICED)
+    for move in ("move Anne 1", "action Anne draw 2", "move Paul 5", "action Paul draw 2", "move Anne 4",
+                 "buy Anne 4:1", "draw 7:1", "move Paul 7"):
+        game.apply(move, source="dashboard")
+    assert len(game.state.stack(7).cards) == 1
+    ref = referee()
+    # Stack 7 vanished (the stabiliser keeps it as covered: it cannot tell), and 7:2 lies as a new stack.
+    tops = {**FIRST, 4: 2}
+    assert ref.observe(game, table({**tops, 7: 1}, hidden={7})) == []  # no deck card yet: nothing to go on
+    verdicts = ref.observe(game, table({**tops, 7: 2}))
+    assert [v.move for v in verdicts] == ["buy Paul 7:1", "draw 7:2"]
+
+
+def test_a_covered_stack_that_reappears_changed_is_judged_like_any_change(game):
+    ref = referee()
+    assert ref.observe(game, table(FIRST, hidden={3})) == []
+    (alert,) = ref.observe(game, table({**FIRST, 3: 2}))  # nobody stands on 3: not a purchase
+    assert "stack 3 shows 3:2 on top instead of 3:1" in alert.text
+    assert game.played == ()
+
+
 def test_unknown_price_asks_what_was_paid(log):
     game = Session.create(log, "fable", ["Anne", "Paul"])
     for move in ("move Anne 1", "action Anne draw 2", "move Paul 1", "action Paul draw 2", "move Anne 4"):

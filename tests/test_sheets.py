@@ -27,24 +27,46 @@ def _read_pdf(pdf: bytes, dpi: float) -> tuple[Counter, str, list[tuple[float, f
     return found, "\n".join(text), sizes
 
 
-def test_all_240_cards_and_the_corners_read_back_once_each():
+def test_both_stickers_of_all_240_cards_and_the_corners_read_back_once_each():
     pdf = sheets.fable_sheets()
     found, text, sizes = _read_pdf(pdf, dpi=100)
-    expected = sheets.fable_payloads() + [f"TB:{c}" for c in tags.CORNERS]
-    assert len(expected) == 244
+    expected = sheets.fable_payloads(second=True) + [f"TB:{c}" for c in tags.CORNERS]
+    assert len(expected) == 484 and expected[:2] == ["FF:01:1", "FF:01:1:B"]
     assert found == Counter(expected)
-    for payload in ("FF:07:2", "FF:59:8", "FF:58:4"):
+    for payload in ("FF:07:2", "FF:59:8", "FF:58:4:B"):
         assert tags.parse(payload).label in text
-    assert "table NW" in text and "Codes 30 mm wide" in text
+    assert "table NW" in text and "Codes 28 mm wide" in text
     assert all(size == pytest.approx((210, 297), abs=0.5) for size in sizes)
 
 
-@pytest.mark.parametrize("paper, size_mm, dpi", [("letter", 15.0, 200), ("a4", 40.0, 72)])
-def test_range_on_other_paper_and_sizes(paper, size_mm, dpi):
-    pdf = sheets.fable_sheets(sheets.parse_locations("57-59"), paper=paper, size_mm=size_mm)
+def test_the_sheets_open_with_a_full_size_card_showing_where_the_stickers_go():
+    doc = pdfium.PdfDocument(sheets.fable_sheets(sheets.parse_locations("7")))
+    guide = doc[0]
+    text = " ".join(guide.get_textpage().get_text_range().split())
+    assert "Where the stickers go" in text and "bottom-right corner turned upside down" in text
+    assert "animals stand" in text and "A 07\u00b72" in text and "B 07\u00b72 B" in text
+    image = guide.render(scale=3).to_numpy()
+    assert TagReader(reuse_when_still=False).read(np.ascontiguousarray(image[..., :3])).sightings == ()
+    doc.close()
+    one = pdfium.PdfDocument(sheets.fable_sheets(sheets.parse_locations("7"), per_card=1))
+    assert "One sticker per card" in one[0].get_textpage().get_text_range()
+    one.close()
+
+
+def test_two_stickers_that_would_not_fit_on_a_card_are_refused():
+    with pytest.raises(ValueError, match="two 30 mm codes do not fit on a 63 x 88 mm card"):
+        sheets.fable_sheets(size_mm=30)
+    sheets.fable_sheets(sheets.parse_locations("7"), size_mm=29)
+    sheets.fable_sheets(sheets.parse_locations("7"), size_mm=40, per_card=1)
+
+
+@pytest.mark.parametrize("paper, size_mm, dpi, per_card", [("letter", 15.0, 200, 2), ("a4", 40.0, 72, 1)])
+def test_range_on_other_paper_and_sizes(paper, size_mm, dpi, per_card):
+    pdf = sheets.fable_sheets(sheets.parse_locations("57-59"), paper=paper, size_mm=size_mm, per_card=per_card)
     found, _, sizes = _read_pdf(pdf, dpi)
-    assert set(found) == set(sheets.fable_payloads(range(57, 60))) | {f"TB:{c}" for c in tags.CORNERS}
-    assert sum(n for p, n in found.items() if p.startswith("FF:59")) == 8
+    cards = set(sheets.fable_payloads(range(57, 60), second=per_card == 2))
+    assert set(found) == cards | {f"TB:{c}" for c in tags.CORNERS}
+    assert sum(n for p, n in found.items() if p.startswith("FF:59")) == 8 * per_card
     assert sizes[0] == pytest.approx(sheets.PAPERS[paper], abs=0.5)
 
 
@@ -82,9 +104,14 @@ def test_cli_writes_the_sheets(tmp_path, capsys):
     out = tmp_path / "sheets" / "fable.pdf"
     assert main(["tags", "fable", "--out", str(out), "--locations", "7-12", "--paper", "letter", "--size", "20"]) == 0
     assert out.read_bytes().startswith(b"%PDF")
-    assert "24 card stickers (locations 7-12) and the 4 table corners" in capsys.readouterr().out
+    assert ("48 card stickers (two for each of 24 cards) (locations 7-12) and the 4 table corners, codes 20 mm"
+            in capsys.readouterr().out)
     found, _, _ = _read_pdf(out.read_bytes(), 120)
-    assert len(found) == 28
+    assert len(found) == 52
+    assert main(["tags", "fable", "--out", str(out), "--locations", "7", "--one-per-card", "--size", "36"]) == 0
+    assert "4 card stickers (locations 7-7) and the 4 table corners, codes 36 mm" in capsys.readouterr().out
+    assert main(["tags", "fable", "--out", str(out), "--size", "33"]) == 2
+    assert "one sticker per card" in capsys.readouterr().err
 
 
 def test_cli_explains_a_bad_range(tmp_path, capsys):

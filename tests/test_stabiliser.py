@@ -72,6 +72,30 @@ def test_an_animal_resting_on_a_tag_hides_the_stack_without_a_change():
     assert not stab.stable.stack(1).hidden
 
 
+def test_a_covered_stack_that_reappears_changed_is_reported_as_a_change():
+    stab = Stabiliser(still_frames=3, persist_s=1.0)
+    _feed(stab, _snap(*TABLE), True, 0, 5)
+    assert _feed(stab, _snap(*TABLE[1:]), True, 10, 20) == []  # a hand rests on stack 1
+    assert stab.stable.stack(1).top_copy == 4 and stab.stable.stack(1).hidden  # kept as it was
+    bought = (("FF:01:3", (101, 99)),) + TABLE[1:]  # the hand goes: copy 4 was taken meanwhile
+    emitted = _feed(stab, _snap(*bought), True, 30, 4)
+    assert [(s.top_copies()[1], s.stack(1).hidden) for s in emitted] == [(3, False)]
+
+
+def test_either_sticker_keeps_a_stack_in_view():
+    """A card with two stickers: an animal on the first leaves the second, and the stack stays seen."""
+    stab = Stabiliser(still_frames=3, persist_s=1.0)
+    ox, oy = tags.card_offset(28.0)
+    first = _sight("FF:01:4", (100 - ox, 100 - oy), side=28.0)
+    turned = _sight("FF:01:4:B", (100 + ox, 100 + oy), side=28.0)
+    second = TagSighting(turned.text, turned.tag, turned.corners[[2, 3, 0, 1]])  # stuck upside down
+    _feed(stab, cards.snapshot([first, second], GEO), True, 0, 5)
+    assert np.allclose(stab.stable.stack(1).table_mm, (100, 100))
+    assert _feed(stab, cards.snapshot([second], GEO), True, 10, 10) == []
+    assert not stab.stable.stack(1).hidden and stab.stable.stack(1).top_copy == 4
+    assert np.allclose(stab.stable.stack(1).table_mm, (100, 100))
+
+
 def test_a_stack_replaced_on_its_spot_is_gone():
     stab = Stabiliser(still_frames=3, persist_s=1.0)
     _feed(stab, _snap(*TABLE), True, 0, 5)

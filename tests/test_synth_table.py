@@ -121,3 +121,39 @@ def test_demo_camera_plays_the_script():
         assert frame.work.ndim == 3 and frame.work.shape[1] >= 1280
     finally:
         camera.stop()
+
+
+def test_cards_with_two_stickers_show_both_and_each_points_to_the_cards_centre():
+    from vision.reader import TagReader
+
+    stacks = (synth.Stack((150, 120), 25, ((12, 3),)), synth.Stack((350, 150), -60, ((40, 1),)))
+    scene = synth.Scene(stacks, (500, 300), tags.PAIR_SYMBOL_MM, corners=(), second_sticker=True)
+    image, truth = synth.render(scene, synth.View(size=(1600, 1000), px_per_mm=3.0, noise_sigma=0))
+    assert {t.payload for t in truth.tags} == {"FF:12:3", "FF:12:3:B", "FF:40:1", "FF:40:1:B"}
+    assert {t.card for t in truth.tags} == {(12, 3), (40, 1)}
+    reading = TagReader(reuse_when_still=False).read(image)
+    assert {s.text for s in reading.sightings} == {t.payload for t in truth.tags}
+    mm_per_px = 1 / 3.0
+    for sighting in reading.sightings:
+        stack = next(s for s in stacks if s.top == sighting.tag.card)
+        x, y = tags.card_centre(sighting.corners * mm_per_px)
+        centre = np.array(stack.center_mm) - np.array(scene.table_mm) / 2 + np.array([800, 500]) * mm_per_px
+        assert np.hypot(x - centre[0], y - centre[1]) < 2.0
+    with pytest.raises(ValueError, match="two 30 mm tags do not fit"):
+        synth.render(synth.Scene(stacks, (500, 300), 30.0, second_sticker=True), synth.View(size=(800, 500)))
+
+
+def test_animals_coins_and_resting_hands_in_the_demo_script_are_the_same_every_time():
+    from vision.synth.demo import DemoGame
+
+    options = dict(turns=6, size=(960, 540), hand_frames=2, still_frames=6, second_sticker=True,
+                   animals="anywhere", clutter=0.5, resting_hands=0.5, seed=4)
+    first, second = DemoGame(**options), DemoGame(**options)
+    assert [s.occluders for s in map(first.scene, range(len(first.steps)))] == \
+        [s.occluders for s in map(second.scene, range(len(second.steps)))]
+    kinds = {o.kind for i in range(len(first.steps)) for o in first.scene(i).occluders}
+    assert {"animal", "coin"} <= kinds or {"animal", "die"} <= kinds
+    phases = [f.phase for f in first.frames()]
+    assert "resting" in phases and phases.count("resting") < phases.count("still")
+    with pytest.raises(ValueError, match="animals"):
+        DemoGame(animals="on the floor")

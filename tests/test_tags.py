@@ -15,6 +15,27 @@ def test_location_payload_round_trip():
     assert tags.parse("FF:59:8") == tags.LocationTag(59, 8)
 
 
+def test_a_cards_second_sticker_names_the_same_card_and_leaves_every_older_payload_as_it_was():
+    second = tags.parse("FF:07:2:B")
+    assert second == tags.LocationTag(7, 2, second=True) and second.card == (7, 2) == tags.parse("FF:07:2").card
+    assert tags.format_location(7, 2, second=True) == "FF:07:2:B" and second.label == "07\u00b72 B"
+    assert tags.parse("FF:07:2").second is False  # a printed sticker keeps its meaning
+    qr = tags.make_qr("FF:59:8:B")
+    assert (qr.version, qr.error, qr.mode) == (1, "H", "alphanumeric")
+
+
+def test_both_stickers_point_to_their_cards_centre():
+    side = 30.0
+    quiet = side * tags.QUIET_MODULES / tags.MODULES
+    x0 = tags.STICKER_INSET_MM + quiet
+    first = np.array([[x0, x0], [x0 + side, x0], [x0 + side, x0 + side], [x0, x0 + side]])
+    width, height = tags.CARD_MM
+    second = np.array([[width - x, height - y] for x, y in first])  # the same, turned half round the card
+    assert np.allclose(tags.card_centre(first), (31.5, 44.0)) and np.allclose(tags.card_centre(second), (31.5, 44.0))
+    # In pixels (2.5 px/mm here), the printed size says how many code sides away the centre is.
+    assert np.allclose(tags.card_centre(second * 2.5 + 100, symbol_mm=30.0), (31.5 * 2.5 + 100, 44 * 2.5 + 100))
+
+
 def test_corner_payloads():
     for corner in ("NW", "NE", "SE", "SW"):
         payload = tags.format_corner(corner)
@@ -23,7 +44,7 @@ def test_corner_payloads():
 
 
 @pytest.mark.parametrize("text", [
-    "", "FF:7:2", "FF:07", "FF:07:2:1", "ff:07:2", "FF:00:1", "FF:07:0", "TB:N", "TB:NWW", "XX:07:2",
+    "", "FF:7:2", "FF:07", "FF:07:2:1", "FF:07:2:A", "FF:07:2:b", "FF:07:2:", "FF:07:2:BB", "ff:07:2", "FF:00:1", "FF:07:0", "TB:N", "TB:NWW", "XX:07:2",
     "HTTPS://EXAMPLE.COM", "FF:07:2 ", " FF:07:2", "FF:O7:2", None, 17, b"FF:07:2", "FF:07:22",
 ])
 def test_anything_else_is_ignored_not_an_error(text):

@@ -2,8 +2,13 @@
 
 Vision reports, it never decides: a snapshot says which tags were seen where,
 which stacks they make (a stack is the cards of one location on one spot; only
-its top copy's tag is visible), how many foreign or malformed codes were
+its top copy's tags are visible), how many foreign or malformed codes were
 ignored, and which payloads were seen twice (two stickers with the same code).
+
+A card may carry one sticker or two (``FF:07:2`` top left, ``FF:07:2:B`` bottom
+right, turned half round): each sticker says where its card's centre is
+(:func:`vision.tags.card_centre`), so a stack lies at its card's centre whichever
+of its stickers an animal or a hand leaves in view.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ class SeenTag:
     center_px: tuple[float, float]  # working-image pixels
     table_mm: tuple[float, float] | None
     side_px: float
+    card_px: tuple[float, float] | None = None  # the centre of the card the sticker is on
+    card_mm: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,15 +117,16 @@ def snapshot(sightings: Iterable, geometry: TableGeometry | None = None, *, igno
     """
     seen: list[SeenTag] = []
     ignored = list(ignored_texts)
+    ours = []
     for s in sightings:
         if s.tag is None:
             ignored.append(s.text)
-            continue
-        mm = None
-        if geometry is not None:
-            x, y = geometry.to_mm([s.center])[0]
-            mm = (float(x), float(y))
-        seen.append(SeenTag(s.text, s.tag, (float(s.center[0]), float(s.center[1])), mm, float(s.side_px)))
+        else:
+            ours.append(s)
+    places = _places(ours, geometry)
+    for s, (mm, card_px, card_mm) in zip(ours, places):
+        seen.append(SeenTag(s.text, s.tag, (float(s.center[0]), float(s.center[1])), mm, float(s.side_px),
+                            card_px, card_mm))
 
     counts: dict[str, int] = {}
     for t in seen:
@@ -140,10 +148,33 @@ def snapshot(sightings: Iterable, geometry: TableGeometry | None = None, *, igno
     )
 
 
+def _places(sightings: list, geometry: TableGeometry | None) -> list[tuple]:
+    """For each sighting: (its centre in table mm, its card's centre in pixels, in table mm); the
+    card centres only for location stickers whose corners are known. One transform for all."""
+    out: list[tuple] = [(None, None, None)] * len(sightings)
+    corners = [getattr(s, "corners", None) for s in sightings]
+    cards = [i for i, (s, c) in enumerate(zip(sightings, corners))
+             if c is not None and isinstance(s.tag, tags.LocationTag)]
+    if geometry is None:
+        for i in cards:
+            out[i] = (None, tags.card_centre(corners[i], tags.DEFAULT_SYMBOL_MM), None)
+        return out
+    centres = geometry.to_mm([s.center for s in sightings]) if sightings else []
+    for i, c in enumerate(centres):
+        out[i] = ((float(c[0]), float(c[1])), None, None)
+    if cards:
+        corners_mm = geometry.to_mm(np.concatenate([np.asarray(corners[i], np.float64) for i in cards]))
+        card_mm = [tags.card_centre(corners_mm[4 * k:4 * k + 4]) for k in range(len(cards))]
+        card_px = geometry.to_px(card_mm)
+        for k, i in enumerate(cards):
+            out[i] = (out[i][0], (float(card_px[k][0]), float(card_px[k][1])), card_mm[k])
+    return out
+
+
 def _groups(cards: list[SeenTag], have_mm: bool) -> list[list[SeenTag]]:
     """Same location and close together -> one stack (single-link clustering; tables hold few cards)."""
     groups: list[list[SeenTag]] = []
-    for card in sorted(cards, key=lambda t: (t.tag.location, t.tag.copy, t.center_px)):
+    for card in sorted(cards, key=lambda t: (t.tag.location, t.tag.copy, t.tag.second, t.center_px)):
         home = None
         for group in groups:
             if group[0].tag.location != card.tag.location:
@@ -158,20 +189,30 @@ def _groups(cards: list[SeenTag], have_mm: bool) -> list[list[SeenTag]]:
     return groups
 
 
+def _px(t: SeenTag) -> tuple[float, float]:
+    return t.card_px or t.center_px
+
+
+def _mm(t: SeenTag) -> tuple[float, float] | None:
+    return t.card_mm or t.table_mm
+
+
 def _near(a: SeenTag, b: SeenTag, have_mm: bool) -> bool:
-    if have_mm and a.table_mm is not None and b.table_mm is not None:
-        return float(np.hypot(a.table_mm[0] - b.table_mm[0], a.table_mm[1] - b.table_mm[1])) <= STACK_RADIUS_MM
+    am, bm = _mm(a), _mm(b)
+    if have_mm and am is not None and bm is not None:
+        return float(np.hypot(am[0] - bm[0], am[1] - bm[1])) <= STACK_RADIUS_MM
     limit = STACK_RADIUS_TAG_SIDES * max(a.side_px, b.side_px)
-    return float(np.hypot(a.center_px[0] - b.center_px[0], a.center_px[1] - b.center_px[1])) <= limit
+    ap, bp = _px(a), _px(b)
+    return float(np.hypot(ap[0] - bp[0], ap[1] - bp[1])) <= limit
 
 
 def _stack(group: list[SeenTag]) -> StackView:
     copies = tuple(sorted({t.tag.copy for t in group}))
     top = copies[0] if len(copies) == 1 else None
-    px = tuple(float(v) for v in np.mean([t.center_px for t in group], axis=0))
+    px = tuple(float(v) for v in np.mean([_px(t) for t in group], axis=0))
     mm = None
-    if all(t.table_mm is not None for t in group):
-        mm = tuple(float(v) for v in np.mean([t.table_mm for t in group], axis=0))
+    if all(_mm(t) is not None for t in group):
+        mm = tuple(float(v) for v in np.mean([_mm(t) for t in group], axis=0))
     return StackView(group[0].tag.location, top, mm, px, copies)
 
 

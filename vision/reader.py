@@ -12,7 +12,13 @@ The hot path, per frame:
    nothing but module edges) found on a 1/8 density map, plus the places where
    a tag was read in the previous frame. Only those regions are cut out of the
    full-resolution frame and decoded there, where the modules are twice as big.
-4. Only when nothing at all was read (no corner tags in view: a photo of one
+   A region where a card's other sticker was already read is skipped: the card
+   is known (either sticker names it).
+4. A region that still does not decode -- a finder pattern nicked by a coin, an
+   animal standing on the code -- goes to :mod:`vision.recover`, which answers
+   only when the whole finder patterns and the small set of valid payloads leave
+   one answer.
+5. Only when nothing at all was read (no corner tags in view: a photo of one
    code, a covered camera) the decoder's thorough passes run once more.
 
 Positions are in working-image pixels (``TagSighting.corners``), which is also
@@ -23,6 +29,8 @@ cannot be read gives an empty reading with its ``problems`` spelled out.
 
 from __future__ import annotations
 
+import functools
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -41,6 +49,9 @@ EDGE_CONTRAST = 48
 DENSITY_SHARE = 0.40
 # Candidate sizes in working-image pixels: a 2 px-module v1 code is 42 px, a big corner tag ~250 px.
 MIN_SIDE_PX, MAX_SIDE_PX = 24, 320
+# Where the cards' codes read in the working image have modules this big, vision.recover looks there first.
+RECOVER_IN_WORK_MODULE = 2.5
+FULL_RECOVERY_UNTIL = 3.5  # ...and also in the full frame while they are smaller than this
 
 
 @dataclass(frozen=True)
@@ -52,11 +63,11 @@ class TagSighting:
     corners: np.ndarray
     from_full: bool = False
 
-    @property
+    @functools.cached_property
     def center(self) -> tuple[float, float]:
         return quad_center(self.corners)
 
-    @property
+    @functools.cached_property
     def side_px(self) -> float:
         return quad_side(self.corners)
 
@@ -75,6 +86,7 @@ class FrameReading:
     ms: float = 0.0
     candidates: int = 0  # regions decoded at full resolution
     problems: tuple[str, ...] = ()
+    looks: tuple[tuple[int, int, int, int], ...] = ()  # full-frame boxes (x0, y0, x1, y1) cut out and decoded
 
     @property
     def tags(self) -> list[TagSighting]:
@@ -84,6 +96,24 @@ class FrameReading:
     def ignored(self) -> list[TagSighting]:
         """Symbols that are not ours (foreign codes, malformed payloads): counted, never used."""
         return [s for s in self.sightings if s.tag is None]
+
+    def to_json(self) -> dict:
+        """What a recording keeps of a decoded frame (corners to 1/100 px), enough to replay it."""
+        return {
+            "tags": [[s.text, [round(float(v), 2) for v in s.corners.reshape(-1)], int(s.from_full)]
+                     for s in self.sightings],
+            "size": list(self.work_size),
+            "scale": self.scale,
+            "problems": list(self.problems),
+            "looks": [list(box) for box in self.looks],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "FrameReading":
+        sightings = tuple(TagSighting(text, tags.parse(text), np.array(corners, np.float64).reshape(4, 2), bool(full))
+                          for text, corners, full in data.get("tags", ()))
+        return cls(sightings, tuple(data["size"]), data.get("scale"), problems=tuple(data.get("problems", ())),
+                   looks=tuple(tuple(box) for box in data.get("looks", ())))
 
 
 FullFrame = np.ndarray | Callable[[], np.ndarray] | None
@@ -104,10 +134,12 @@ class TagReader:
     reuse_when_still: bool = True
     motion_threshold: float = 0.002
     max_candidates: int = 24
+    max_recoveries: int = 6  # regions per frame given to vision.recover (the rest wait for the next frame)
     _last: FrameReading | None = field(default=None, init=False, repr=False)
     _last_probe: np.ndarray | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self):
+        _prepare_recovery()
         if self.decoder == "zxing":
             self._decode = get_decoder("zxing", thorough=False).decode
             self._decode_thorough = get_decoder("zxing", thorough=True).decode
@@ -141,30 +173,47 @@ class TagReader:
                                    candidates=0, problems=self._last.problems)
             return reading
 
+        reading = self._decode_frame(grey, half, full, start)
+        self._last, self._last_probe = reading, probe
+        return reading
+
+    def reread(self, work: np.ndarray, full: FullFrame = None, previous: FrameReading | None = None) -> FrameReading:
+        """Decode ``work`` as a moved frame whose predecessor read ``previous`` (a replay's look at a
+        recorded picture: whether the table moved is already known, so there is no motion check)."""
+        start = time.perf_counter()
+        grey, problem = _as_grey(work)
+        if grey is None:
+            return FrameReading((), (0, 0), self.scale, ms=_ms(start), problems=(problem,))
+        half = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        self._last = previous
+        reading = self._decode_frame(grey, half, full, start)
+        self._last, self._last_probe = reading, None
+        return reading
+
+    def _decode_frame(self, grey: np.ndarray, half: np.ndarray, full: FullFrame, start: float) -> FrameReading:
+        size = (grey.shape[1], grey.shape[0])
         found = [_sighting(d) for d in self._decode(grey) if d.valid]
         problems: list[str] = []
-        tried = 0
-        if self.full_resolution and full is not None:
-            regions = self._candidates(half, found)
-            if regions:
+        looks: list[tuple[int, int, int, int]] = []
+        known = _Known(found, grey.shape)
+        regions = self._candidates(half, known)
+        if regions:
+            full_image = None
+            if self.full_resolution and full is not None:
                 full_image, problem = self._full(full, grey.shape)
                 if full_image is None:
                     problems.append(problem)
-                else:
-                    more, tried = self._read_regions(full_image, regions, size)
-                    found.extend(more)
+            looks = self._look(grey, full_image, regions, known)
         if not found and self._decode_thorough is not self._decode:
             # Nothing at all: not a table with its corner tags in view, perhaps a photo of one code.
             # Try the decoder's extra passes (inverted, downscaled) before giving up.
             found = [_sighting(d) for d in self._decode_thorough(grey) if d.valid]
-        reading = FrameReading(tuple(_unique(found)), size, self.scale, ms=_ms(start), candidates=tried,
-                               problems=tuple(problems))
-        self._last, self._last_probe = reading, probe
-        return reading
+        return FrameReading(tuple(_unique(found)), size, self.scale, ms=_ms(start), candidates=len(looks),
+                            problems=tuple(problems), looks=tuple(looks))
 
     # --- candidates -------------------------------------------------------------------------
 
-    def _candidates(self, half: np.ndarray, found: list[TagSighting]) -> list[tuple[int, int, int, int]]:
+    def _candidates(self, half: np.ndarray, known: "_Known") -> list[tuple[int, int, int, int]]:
         """Boxes (x0, y0, x1, y1, working px) that look like codes but were not read."""
         boxes = [tuple(2 * v for v in box) for box in edge_dense_boxes(half)]
         if self._last is not None:  # where a tag was last time: it may be just below the threshold now
@@ -172,11 +221,9 @@ class TagReader:
                 x0, y0 = s.corners.min(axis=0)
                 x1, y1 = s.corners.max(axis=0)
                 boxes.insert(0, (int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))))
-        centres = np.array([s.corners.mean(axis=0) for s in found]).reshape(-1, 2)
         wanted = []
         for box in boxes:
-            if np.any((centres[:, 0] >= box[0]) & (centres[:, 0] <= box[2])
-                      & (centres[:, 1] >= box[1]) & (centres[:, 1] <= box[3])):
+            if known.covers(box):
                 continue
             if any(_overlap(box, other) > 0.5 for other in wanted):
                 continue
@@ -200,22 +247,154 @@ class TagReader:
         self.scale = w / ww
         return image, ""
 
-    def _read_regions(self, full_image: np.ndarray, regions, size) -> tuple[list[TagSighting], int]:
-        scale = self.scale
-        fh, fw = full_image.shape[:2]
-        out = []
-        for x0, y0, x1, y1 in regions:
-            pad = 0.35 * max(x1 - x0, y1 - y0) + 4
-            fx0, fy0 = max(0, int((x0 - pad) * scale)), max(0, int((y0 - pad) * scale))
-            fx1, fy1 = min(fw, int((x1 + pad) * scale)), min(fh, int((y1 + pad) * scale))
-            if fx1 - fx0 < 8 or fy1 - fy0 < 8:
+    def _look(self, grey: np.ndarray, full_image: np.ndarray | None, regions, known: "_Known"):
+        """Decode each region from the full frame, and give what still does not decode to
+        :mod:`vision.recover`; adds to the ``known`` codes and returns the full-frame boxes cut out."""
+        from vision import recover
+
+        scale = self.scale if full_image is not None else 1.0
+        source = full_image if full_image is not None else grey
+        looks: list[tuple[int, int, int, int]] = []
+        tries = 0
+        # The cards' stickers are all one size: the codes read so far tell how big the others are.
+        modules = [s.module_px for s in known.found if isinstance(s.tag, tags.LocationTag)]
+        module = float(np.median(modules)) if modules else 0.0
+        big = module >= RECOVER_IN_WORK_MODULE or full_image is None  # (no full frame: the working image it is)
+        for box in regions:
+            if known.covers(box):
                 continue
-            crop = full_image[fy0:fy1, fx0:fx1]
-            for d in self._decode(crop):
-                if d.valid:
-                    corners = (d.corners + [fx0, fy0]) / scale
-                    out.append(TagSighting(d.text, tags.parse(d.text), corners, from_full=True))
-        return out, len(regions)
+            # A big code that the working image did not give is first looked at there by vision.recover
+            # (a quarter of the pixels); where it finds no finder pattern there is no code (card art, a
+            # hand) and the full frame is not fetched for it.
+            finders = 1
+            if big:
+                if tries >= self.max_recoveries:
+                    continue
+                tries += 1
+                seen, finders = recover.attempt(grey, _grown(box, grey.shape, 1.0, 0.3), known.codes(1.0))
+                known.add([TagSighting(r.text, tags.parse(r.text), r.corners) for r in seen])
+                if (seen and known.covers(box)) or not finders:
+                    continue
+            if full_image is None:
+                continue
+            crop, x0, y0 = _cut(source, box, scale, 0.35)
+            if crop is None:
+                continue
+            looks.append((x0, y0, x0 + crop.shape[1], y0 + crop.shape[0]))
+            read = [TagSighting(d.text, tags.parse(d.text), (d.corners + [x0, y0]) / scale, from_full=True)
+                    for d in self._decode(_grey_crop(crop)) if d.valid]
+            known.add(read)
+            if (read and known.covers(box)) or tries >= self.max_recoveries + big or module >= FULL_RECOVERY_UNTIL:
+                continue  # (codes this big are recovered in the working image or not at all)
+            tries += not big
+            looks.append(_grown(box, full_image.shape, scale, 0.75))  # what a replay needs of the full frame
+            seen = recover.attempt(full_image, _grown(box, full_image.shape, scale, 0.3), known.codes(scale))[0]
+            known.add([TagSighting(r.text, tags.parse(r.text), r.corners / scale, from_full=True) for r in seen])
+        return looks
+
+
+@functools.cache
+def _prepare_recovery() -> None:
+    """vision.recover's templates, built once on a thread of their own while the camera starts."""
+    import threading
+
+    from vision import recover
+
+    threading.Thread(target=recover.prepare, name="recover-templates", daemon=True).start()
+
+
+class _Known:
+    """Codes read so far and where their cards' other stickers are, on a coarse map of the working
+    image: a region they fill is done (a region twice a code's size may hold another code beside the
+    one read)."""
+
+    ROOM = 0.6  # a region is done when no square this share of a code's side is left free in it
+    CELL = DENSITY_CELL  # working pixels per map cell
+
+    def __init__(self, found: list[TagSighting], shape):
+        self.found = found
+        self.map = np.zeros((shape[0] // self.CELL + 2, shape[1] // self.CELL + 2), bool)
+        self.read: list[tuple[float, float, float, float]] = []
+        self.code_cells = 0.0  # a code's side in map cells, once one is known
+        self._mark(found)
+
+    def add(self, read: list[TagSighting]) -> None:
+        self.found.extend(read)
+        self._mark(read)
+
+    def _mark(self, read: list[TagSighting]) -> None:
+        if not read:
+            return
+        corners = np.array([s.corners for s in read], np.float64)  # N x 4 x 2
+        low, high = corners.min(axis=1), corners.max(axis=1)
+        sides = [s.side_px for s in self.found if isinstance(s.tag, tags.LocationTag)]
+        if sides:
+            self.code_cells = float(np.median(sides)) / self.CELL
+        self.read.extend(map(tuple, np.hstack([low, high]).tolist()))
+        boxes = [np.hstack([low, high])]
+        cards = np.array([isinstance(s.tag, tags.LocationTag) for s in read])
+        if cards.any():  # the card's other sticker: the same size, mirrored through the card's centre
+            shift = 2 * (_card_centres(corners[cards]) - corners[cards].mean(axis=1))
+            boxes.append(np.hstack([low[cards] + shift, high[cards] + shift]))
+        for x0, y0, x1, y1 in (np.concatenate(boxes) / self.CELL).tolist():
+            self.map[max(0, int(y0)):max(0, int(np.ceil(y1))), max(0, int(x0)):max(0, int(np.ceil(x1)))] = True
+
+    def codes(self, scale: float) -> list[tuple[float, float, float, float]]:
+        """The boxes of the codes read, in an image with ``scale`` pixels per working pixel."""
+        return [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1 in self.read]
+
+    def covers(self, box) -> bool:
+        x0, y0, x1, y1 = (int(v) // self.CELL for v in box)
+        part = self.map[y0:y1 + 1, x0:x1 + 1]
+        filled = np.count_nonzero(part)
+        if not filled:
+            return False
+        # Room for another code: a free square of most of a code's side (a free ring round a code read,
+        # its label and quiet zone, is not room).
+        side = max(2, int(self.ROOM * (self.code_cells or 6)))
+        if part.size - filled < side * side:
+            return True
+        return not cv2.erode((~part).astype(np.uint8), _square(side), borderType=cv2.BORDER_CONSTANT,
+                             borderValue=0).any()
+
+
+@functools.cache
+def _square(side: int) -> np.ndarray:
+    return np.ones((side, side), np.uint8)
+
+
+def _card_centres(corners: np.ndarray) -> np.ndarray:
+    """:func:`vision.tags.card_centre` for N codes at once (N x 4 x 2 pixels), for pair-sized stickers."""
+    tl, tr, br, bl = corners[:, 0], corners[:, 1], corners[:, 2], corners[:, 3]
+    across, down = (tr - tl + br - bl) / 2, (bl - tl + br - tr) / 2
+    along = np.maximum(np.linalg.norm(across, axis=1, keepdims=True), 1e-9)
+    height = np.maximum(np.linalg.norm(down, axis=1, keepdims=True), 1e-9)
+    ox, oy = tags.card_offset(tags.PAIR_SYMBOL_MM)
+    scale = (along + height) / 2 / tags.PAIR_SYMBOL_MM
+    return corners.mean(axis=1) + scale * (ox * across / along + oy * down / height)
+
+
+def _grey_crop(crop: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+
+
+def _grown(box, shape, scale: float, pad_share: float) -> tuple[int, int, int, int]:
+    """``box`` (working pixels) grown by ``pad_share`` of its size, in an image of ``shape`` with
+    ``scale`` pixels per working pixel, kept inside it."""
+    x0, y0, x1, y1 = box
+    h, w = shape[:2]
+    pad = pad_share * max(x1 - x0, y1 - y0) + 4
+    return (max(0, int((x0 - pad) * scale)), max(0, int((y0 - pad) * scale)),
+            min(w, int((x1 + pad) * scale)), min(h, int((y1 + pad) * scale)))
+
+
+def _cut(image: np.ndarray, box, scale: float, pad_share: float):
+    """``box`` grown (see :func:`_grown`) and cut from ``image``: (crop, x0, y0), or (None, 0, 0) when
+    too small."""
+    fx0, fy0, fx1, fy1 = _grown(box, image.shape, scale, pad_share)
+    if fx1 - fx0 < 8 or fy1 - fy0 < 8:
+        return None, 0, 0
+    return image[fy0:fy1, fx0:fx1], fx0, fy0
 
 
 def edge_dense_boxes(grey: np.ndarray, cell: int = DENSITY_CELL // 2, min_side: float = MIN_SIDE_PX / 2,
@@ -237,16 +416,15 @@ def edge_dense_boxes(grey: np.ndarray, cell: int = DENSITY_CELL // 2, min_side: 
     density = cv2.resize(edges, (w // cell, h // cell), interpolation=cv2.INTER_AREA)
     _, mask = cv2.threshold(density, int(255 * DENSITY_SHARE), 255, cv2.THRESH_BINARY)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    boxes = []
-    lo, hi = min_side / cell, max_side / cell
-    for x, y, bw, bh, area in stats[1:]:
-        if not (lo <= max(bw, bh) <= hi) or max(bw, bh) > 2.5 * min(bw, bh):
-            continue
-        boxes.append((int(x * cell), int(y * cell), int((x + bw) * cell), int((y + bh) * cell)))
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    found = stats[1:, :4]
+    if not len(found):
+        return []
+    longer, shorter = found[:, 2:4].max(axis=1), found[:, 2:4].min(axis=1)
+    keep = found[(longer >= min_side / cell) & (longer <= max_side / cell) & (longer <= 2.5 * shorter)]
     # Biggest first: a corner tag matters more than a speck.
-    boxes.sort(key=lambda b: -(b[2] - b[0]) * (b[3] - b[1]))
-    return boxes
+    keep = keep[np.argsort(-(keep[:, 2] * keep[:, 3]), kind="stable")] * cell
+    return [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h in keep.tolist()]
 
 
 def _probe(half: np.ndarray) -> np.ndarray:
@@ -298,13 +476,13 @@ def _unique(found: list[TagSighting]) -> list[TagSighting]:
     Two different stickers with the same payload are kept: they are far apart.
     """
     out: list[TagSighting] = []
-    kept: dict[str, list[tuple[np.ndarray, float]]] = {}
+    kept: dict[str, list[tuple[float, float, float]]] = {}
     for s in found:
-        centre = s.corners.mean(axis=0)
+        x, y = s.center
         same = kept.setdefault(s.text, [])
-        if any(np.hypot(*(centre - c)) < 0.5 * max(side, 1.0) for c, side in same):
+        if any(math.hypot(x - cx, y - cy) < 0.5 * max(side, 1.0) for cx, cy, side in same):
             continue
-        same.append((centre, s.side_px))
+        same.append((x, y, s.side_px))
         out.append(s)
     return out
 

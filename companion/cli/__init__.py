@@ -13,7 +13,7 @@ from companion.errors import CompanionError
 
 # Subcommand modules, in the order ``companion --help`` lists them. A module that is
 # not there yet is left out, so the command always starts.
-COMMANDS = ["run", "play", "campaign", "cards", "see", "tags", "dice", "doctor", "pin"]
+COMMANDS = ["run", "replay", "play", "campaign", "cards", "see", "tags", "dice", "doctor", "pin"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,6 +22,8 @@ def register(sub) -> None:
     p.add_argument("--camera", choices=["auto", "picamera2", "usb", "file", "demo"],
                    help="which camera to use (default: COMPANION_CAMERA, else [camera] backend, else auto)")
     p.add_argument("--no-gpio", action="store_true", help="run without LEDs and buttons")
+    p.add_argument("--record", type=Path, metavar="DIR",
+                   help="record this game night into the new folder DIR (replay it with 'companion replay DIR')")
     p.set_defaults(handler=run)
 
 
@@ -70,7 +72,8 @@ def _run(args) -> int:
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     if overrides:
         config = config.with_changes({"server": overrides})
-    appliance = Appliance(config, directory, camera_backend=args.camera, use_gpio=not args.no_gpio)
+    appliance = Appliance(config, directory, camera_backend=args.camera, use_gpio=not args.no_gpio,
+                          record_dir=args.record)
     if appliance.boot.fault:
         print(f"companion: {database_detail(appliance.boot)}", flush=True)
     stop = threading.Event()
@@ -82,6 +85,9 @@ def _run(args) -> int:
         appliance.stop()
         raise
     print(f"Table Companion is running: open {appliance.url} on a phone at the table (Ctrl+C stops it)", flush=True)
+    if appliance.recording.active:
+        print(f"Recording this game night to {appliance.recording.recorder.directory} "
+              "(replay it with 'companion replay DIR')", flush=True)
     try:
         appliance.serve_until(stop)
     finally:

@@ -12,7 +12,8 @@ def register(sub) -> None:
         "tags",
         help="print QR sticker sheets for the cards and the table corners",
         description=(
-            "Writes a PDF of QR stickers: one per Fabled Fruit location card (all 240, or a range of locations) "
+            "Writes a PDF of QR stickers: two per Fabled Fruit location card (all 240 cards, or a range of "
+            "locations; 07·2 goes top left, 07·2 B bottom right turned upside down: the first page shows how) "
             "and the four table corner tags, each with its label (07·2 = location 7, copy 2) and cut marks. "
             "Print at 100 % (actual size). Choose --size from the camera table in the README: "
             "the higher the camera, the bigger the codes."
@@ -21,9 +22,12 @@ def register(sub) -> None:
     p.add_argument("game", choices=["fable"], help="the game whose cards get stickers (fable = Fabled Fruit)")
     p.add_argument("--out", required=True, type=Path, help="the PDF file to write")
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
-    p.add_argument("--size", type=float, default=30.0, metavar="MM",
-                   help="width of each card's code in millimetres, without its white border (default 30, for a "
-                        "camera about 70 cm above the table)")
+    p.add_argument("--size", type=float, default=None, metavar="MM",
+                   help="width of each card's code in millimetres, without its white border (default 28 with two "
+                        "stickers per card, at most 29; 30 with one; for a camera about 70 cm above the table)")
+    p.add_argument("--one-per-card", action="store_true",
+                   help="one sticker per card (top left) instead of two: allows bigger codes for a higher camera, "
+                        "but an animal standing on the sticker hides the card")
     p.add_argument("--corner-size", type=float, default=None, metavar="MM",
                    help="width of the corner tags' codes (default 1.6 x --size)")
     p.add_argument("--locations", default=None, metavar="FIRST-LAST",
@@ -33,12 +37,13 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from vision import sheets
+    from vision import sheets, tags
 
     try:
         locations = sheets.parse_locations(args.locations)
+        per_card = 1 if args.one_per_card else 2
         pdf = sheets.fable_sheets(locations, paper=args.paper, size_mm=args.size, corners=not args.no_corners,
-                                  corner_size_mm=args.corner_size)
+                                  corner_size_mm=args.corner_size, per_card=per_card)
     except ValueError as exc:
         raise SetupError(str(exc)) from None
     try:
@@ -48,6 +53,8 @@ def run(args) -> int:
         raise SetupError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     cards = len(sheets.fable_payloads(locations))
     corners = "" if args.no_corners else " and the 4 table corners"
-    print(f"wrote {args.out}: {cards} card stickers (locations {locations.start}-{locations.stop - 1}){corners}, "
-          f"codes {args.size:g} mm, {args.paper.upper()}; print at 100 %")
+    size = args.size or (sheets.DEFAULT_SIZE_MM if per_card == 1 else tags.PAIR_SYMBOL_MM)
+    stickers = f"{cards} card stickers" if per_card == 1 else f"{2 * cards} card stickers (two for each of {cards} cards)"
+    print(f"wrote {args.out}: {stickers} (locations {locations.start}-{locations.stop - 1}){corners}, "
+          f"codes {size:g} mm, {args.paper.upper()}, placement guide first; print at 100 %")
     return 0

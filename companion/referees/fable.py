@@ -19,8 +19,15 @@ Every move is checked with the engine before it is proposed (``why_illegal``).
 Anything else -- a change where no animal stands, a change before the animal
 moved, a copy that cannot be on top, two stickers with one code -- is an
 :class:`Alert` that names what was expected and what was seen, proposing a move
-where one is plausible. A stack whose tag is covered (``hidden``) is taken to be
-unchanged. Animal moves and actions never come from the camera.
+where one is plausible. A stack whose tags are covered (``hidden``: an animal, a
+hand) is taken to be unchanged, and an occlusion never becomes a move: when the
+stack the player is buying from is covered and the deck's next card already
+shows, the referee waits for the stack to show again (the stabiliser reports it
+then) rather than guess the purchase or call it an error. (The stabiliser cannot
+tell a stack used up from a covered one; the deck's next card showing while the
+bought stack had only its last card is what tells: that purchase is applied.) A
+covered stack that reappears changed is judged like any other change. Animal moves and actions never
+come from the camera.
 
 The same table seen twice against the same game gives nothing the second time,
 so the pipeline may hand the referee the last stable snapshot again after every
@@ -140,6 +147,12 @@ class FableReferee:
                                   payload=payload))
 
         differences = _differences(_display(state), visible, hidden)
+        if _deck_card_shows_while_bought_stack_unseen(state, differences, hidden):
+            if len(state.stack(state.animals[state.current]).cards) > 1:
+                return problems  # covered: its next card will show when the cover goes
+            # Its last card: the stack is used up (not covered), which the deck's next card proves.
+            hidden = hidden - {state.animals[state.current]}
+            differences = _differences(_display(state), visible, hidden)
         if not differences:
             return problems
         verdicts, state, differences = self._purchase(session, state, differences, visible, hidden, payload)
@@ -233,6 +246,18 @@ class FableReferee:
             context = "nothing can change now"
         return Alert(f"the table does not match the game: {seen}; {context}", move=move,
                      payload={**payload, "differences": seen})
+
+
+def _deck_card_shows_while_bought_stack_unseen(state, differences, hidden) -> bool:
+    """The player's animal stands on a stack that is not seen (covered, or gone), and all that changed
+    elsewhere is the deck's next card showing: a juice was bought there. With cards left in it, the
+    referee waits until the stack shows its next card; with its last card bought, it is used up."""
+    if (not differences or state.phase != fable_state.ACT or state.animals[state.current] not in hidden
+            or not state.deck):
+        return False
+    top = state.deck[0]
+    return all(d.location == top.number and d.kind in ("new", "changed") and d.seen == top.copy
+               for d in differences)
 
 
 def _payload(snapshot) -> dict:

@@ -82,10 +82,11 @@ def shrink(image: np.ndarray, width: int | None) -> np.ndarray:
     return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
 
 
-def frame_from_image(image: np.ndarray, number: int, work_width: int | None) -> Frame:
-    """A frame whose working image is ``image`` scaled down to ``work_width``; ``full()`` is ``image``."""
+def frame_from_image(image: np.ndarray, number: int, work_width: int | None, timestamp: float | None = None) -> Frame:
+    """A frame whose working image is ``image`` scaled down to ``work_width``; ``full()`` is ``image``.
+    ``timestamp`` defaults to now (a scripted source brings its own time)."""
     work = shrink(image, work_width)
-    return Frame(work=work, timestamp=time.time(), number=number,
+    return Frame(work=work, timestamp=time.time() if timestamp is None else timestamp, number=number,
                  _full=(lambda: image) if work is not image else None)
 
 

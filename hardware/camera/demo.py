@@ -1,7 +1,8 @@
 """The demo camera: a scripted table rendered by ``vision.synth``, for a companion without a camera.
 
 The picture source is injectable: a callable ``source(number) -> BGR image``
-(``None`` ends the show) or any iterable of images. By default it plays
+(``None`` ends the show) or any iterable of images. A source may also give
+``(image, timestamp)``: a scripted show that runs on its own clock. By default it plays
 ``vision.synth.demo`` (a scripted Fabled Fruit game) when that module is there,
 else a simple synthetic table: felt, four corner tags and a card that moves.
 """
@@ -18,7 +19,7 @@ from hardware.camera.base import Camera, CameraError, Frame, Pacer, frame_from_i
 
 _log = logging.getLogger(__name__)
 
-Source = Callable[[int], "np.ndarray | None"] | Iterable[np.ndarray]
+Source = Callable[[int], "np.ndarray | tuple | None"] | Iterable[np.ndarray]
 
 
 class DemoCamera(Camera):
@@ -60,7 +61,10 @@ class DemoCamera(Camera):
         except StopIteration:
             raise CameraError("the demo scene is over") from None
         self._number += 1
-        return frame_from_image(image, self._number, self.work_width)
+        timestamp = None
+        if isinstance(image, tuple):
+            image, timestamp = image
+        return frame_from_image(image, self._number, self.work_width, timestamp)
 
     def stop(self) -> None:
         self._pacer.stop()

@@ -26,6 +26,7 @@ from typing import Iterator
 
 import numpy as np
 
+from vision import tags
 from vision.synth import table as synth
 
 FIRST_DISPLAY = range(1, 7)
@@ -81,15 +82,22 @@ class DemoGame:
     """
 
     def __init__(self, players: tuple[str, ...] = ("Anne", "Paul"), *, turns: int = 40,
-                 size: tuple[int, int] = (2304, 1296), px_per_mm: float | None = None, tag_mm: float = 30.0,
+                 size: tuple[int, int] = (2304, 1296), px_per_mm: float | None = None, tag_mm: float | None = None,
                  table_mm: tuple[float, float] = (800.0, 450.0), hand_frames: int = 10, still_frames: int = 40,
-                 noise_sigma: float = 2.0, seed: int = 1):
+                 noise_sigma: float = 2.0, seed: int = 1, second_sticker: bool = False, animals: str = "clear",
+                 clutter: float = 0.0, resting_hands: float = 0.0):
         if not 2 <= len(players) <= 5:
             raise ValueError("Fabled Fruit is played by 2 to 5 players")
+        if animals not in ("clear", "anywhere"):
+            raise ValueError(f"animals {animals!r}: 'clear' (off the sticker) or 'anywhere' (as players put them)")
         self.players = tuple(players)
         self.size = size
         self.table_mm = table_mm
-        self.tag_mm = tag_mm
+        self.second_sticker = second_sticker
+        self.tag_mm = tag_mm or (tags.PAIR_SYMBOL_MM if second_sticker else tags.DEFAULT_SYMBOL_MM)
+        self.animals = animals
+        self.clutter = clutter
+        self.resting_hands = resting_hands
         self.px_per_mm = px_per_mm or min(size[0] / (table_mm[0] + 120), size[1] / (table_mm[1] + 110))
         self.hand_frames = hand_frames
         self.still_frames = still_frames
@@ -206,13 +214,39 @@ class DemoGame:
             stacks.append(synth.Stack(centre, angle, tuple((loc, c) for c in reversed(tops))))
         animals = []
         colours = [(40, 40, 200), (200, 60, 30), (40, 170, 60), (20, 200, 230), (160, 40, 160)]
+        tops = dict(step.display)
         for seat, at in enumerate(step.animals):
             if at is None or at not in spots:
                 continue
-            (x, y), _ = self._spots[spots[at]]
-            # On the card's lower half, clear of the sticker in its top-left corner.
-            animals.append(synth.Occluder("animal", (x + 10 - 12 * seat, y + 24), 28.0, 30.0 * seat, colours[seat]))
-        return synth.Scene(tuple(stacks), self.table_mm, self.tag_mm, occluders=tuple(animals), seed=self.seed)
+            (x, y), angle = self._spots[spots[at]]
+            if self.animals == "anywhere":
+                # Wherever its player put it on the top card; put back elsewhere when that card is bought.
+                rng = np.random.default_rng([self.seed, seat, at, tops[at][0], 11])
+                figure = synth.animal_on(synth.Stack((x, y), angle, ()), rng)
+                animals.append(synth.Occluder("animal", figure.center_mm, figure.size_mm, figure.angle_deg,
+                                              colours[seat]))
+            else:
+                # On the card's lower half, clear of the sticker in its top-left corner.
+                animals.append(synth.Occluder("animal", (x + 10 - 12 * seat, y + 24), 28.0, 30.0 * seat,
+                                              colours[seat]))
+        return synth.Scene(tuple(stacks), self.table_mm, self.tag_mm, occluders=tuple(animals + self._clutter(index)),
+                           seed=self.seed, second_sticker=self.second_sticker)
+
+    def _clutter(self, index: int) -> list:
+        """Coins and dice lying on stickers' corners at step ``index``: each put down at some step and left
+        there for three steps (where it fell, even if the card under it is bought meanwhile)."""
+        found = []
+        for start in range(max(0, index - 2), index + 1):
+            rng = np.random.default_rng([self.seed, start, 23])
+            if rng.random() >= self.clutter:
+                continue
+            display = self.steps[start].display
+            location = display[int(rng.integers(len(display)))][0]
+            (x, y), angle = self._spots[self._spot_index[start][location]]
+            second = self.second_sticker and rng.random() < 0.5
+            centre = synth.card_tag_centre((x, y), angle + 180 * second, self.tag_mm)
+            found.append(synth.nick(centre, angle + 180 * second, self.tag_mm, rng))
+        return found
 
     def still(self, index: int) -> tuple[np.ndarray, synth.Truth]:
         """The rendered still after step ``index`` (cached: rendering a full frame takes a while)."""
@@ -239,9 +273,26 @@ class DemoGame:
                     yield DemoFrame(self._hand(image, truth, index, k), truth, step, "hands", count)
                     count += 1
             image, truth = after
-            for _ in range(self.still_frames):
-                yield DemoFrame(image, truth, step, "still", count)
+            resting = self._resting(index, image, truth)
+            for k in range(self.still_frames):
+                if resting is not None and k < self.still_frames // 3:
+                    yield DemoFrame(resting, truth, step, "resting", count)
+                else:
+                    yield DemoFrame(image, truth, step, "still", count)
                 count += 1
+
+    def _resting(self, index: int, image: np.ndarray, truth: synth.Truth) -> np.ndarray | None:
+        """Now and then a hand rests over a stack for the first third of a still stretch."""
+        rng = np.random.default_rng([self.seed, index, 37])
+        if index == 0 or rng.random() >= self.resting_hands:
+            return None
+        display = self.steps[index].display
+        location = display[int(rng.integers(len(display)))][0]
+        (x, y), _ = self._spots[self._spot_index[index][location]]
+        centre = (x + float(rng.uniform(-30, 30)), y + float(rng.uniform(10, 60)))
+        frame = image.copy()
+        synth.draw_occluder(frame, truth.table_to_px, synth.Occluder("hand", centre, 130.0, float(rng.uniform(-40, 40))))
+        return frame
 
     def _hand(self, image: np.ndarray, truth: synth.Truth, index: int, k: int) -> np.ndarray:
         """A hand sweeping from the players' edge to the stack that changes and back."""

@@ -24,9 +24,10 @@ import numpy as np
 from vision import tags
 from vision.synth import effects
 
-CARD_MM = (63.0, 88.0)  # width, height of a location card
-STICKER_INSET_MM = 3.0  # the sticker sits this far from the card's top and left edges
-QUIET_MODULES = 3  # white around the code on the printed sticker
+CARD_MM = tags.CARD_MM  # width, height of a location card
+STICKER_INSET_MM = tags.STICKER_INSET_MM  # a sticker sits this far from the card's edges, in its corner
+QUIET_MODULES = tags.QUIET_MODULES  # white around the code on the printed sticker
+ANIMAL_MM = 22.0  # the footprint of a Fabled Fruit animal figure
 TABLE_GREY = (96, 120, 140)  # a wooden table, BGR
 
 
@@ -56,7 +57,8 @@ class Sticker:
 
 @dataclass(frozen=True)
 class Occluder:
-    """Something between the camera and the table: a ``hand`` or an ``animal`` figure."""
+    """Something between the camera and the table: a ``hand``, an ``animal`` figure, or a ``coin`` or
+    ``die`` lying on a tag's corner."""
 
     kind: str
     center_mm: tuple[float, float]
@@ -75,6 +77,7 @@ class Scene:
     stickers: tuple[Sticker, ...] = ()
     occluders: tuple[Occluder, ...] = ()
     seed: int = 0  # card artwork and stack jitter
+    second_sticker: bool = False  # each card also carries FF:..:B in its bottom-right corner, turned half round
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,14 @@ class TagTruth:
     corners_px: np.ndarray  # symbol corners (no quiet zone), full-frame pixels
     center_mm: tuple[float, float]
     covered: float  # 0 = fully visible, 1 = hidden
+    card: tuple[int, int] | None = None  # (location, copy) of the card it is stuck on
+    finders: tuple[float, float, float] = (0.0, 0.0, 0.0)  # share hidden of each finder pattern (TL, TR, BL)
+
+    @property
+    def legible(self) -> bool:
+        """Readable in principle: two finder patterns untouched and at most a third of the code hidden
+        (level H corrects about 30%; the set of valid payloads is small)."""
+        return sorted(self.finders)[1] == 0.0 and self.covered <= 1 / 3
 
     @property
     def center_px(self) -> tuple[float, float]:
@@ -121,6 +132,14 @@ class Truth:
 
     def visible(self, max_covered: float = 0.0) -> list[TagTruth]:
         return [t for t in self.tags if t.covered <= max_covered]
+
+    def cards(self) -> dict[tuple[int, int], list[TagTruth]]:
+        """Each card with a sticker in view (not wholly hidden), and those stickers."""
+        found: dict[tuple[int, int], list[TagTruth]] = {}
+        for t in self.tags:
+            if t.card is not None:
+                found.setdefault(t.card, []).append(t)
+        return found
 
 
 def table_homography(scene: Scene, view: View) -> np.ndarray:
@@ -164,11 +183,14 @@ def render(scene: Scene, view: View = View(), rng: np.random.Generator | None = 
             dx, dy, da = (0.0, 0.0, 0.0) if top else (*jitter_rng.normal(0, 1.0, 2), jitter_rng.normal(0, 1.5))
             centre = (stack.center_mm[0] + dx, stack.center_mm[1] + dy)
             angle = stack.angle_deg + da
-            card = _card_patch(location, copy, scene.tag_mm, art_rng)
-            outline, quad = _draw_card(frame, homography, card, centre, angle, scene.tag_mm, view)
+            card = _card_patch(location, copy, scene.tag_mm, art_rng, second=scene.second_sticker)
+            outline, quads = _draw_card(frame, homography, card, centre, angle, scene.tag_mm, view,
+                                        second=scene.second_sticker)
             drawn.append(outline)
-            owners.append((TagTruth(tags.format_location(location, copy), quad,
-                                    _card_tag_centre(centre, angle, scene.tag_mm), 0.0), len(drawn) - 1))
+            for second, quad in zip((False, True), quads):
+                owners.append((TagTruth(tags.format_location(location, copy, second=second), quad,
+                                        _card_tag_centre(centre, angle + 180 * second, scene.tag_mm), 0.0,
+                                        (location, copy)), len(drawn) - 1))
 
     for sticker in scene.stickers:
         quad = _draw_sticker(frame, homography, sticker.text, sticker.center_mm, sticker.angle_deg,
@@ -183,6 +205,8 @@ def render(scene: Scene, view: View = View(), rng: np.random.Generator | None = 
     truths = []
     for truth, index in owners:
         truth.covered = _covered(truth.corners_px, drawn[index + 1:], cover)
+        if 0.0 < truth.covered < 1.0:
+            truth.finders = tuple(_covered(quad, drawn[index + 1:], cover) for quad in _finders(truth.corners_px))
         if truth.covered < 1.0:
             truths.append(truth)
 
@@ -205,11 +229,14 @@ def _fast_noise(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np
 
 def random_scene(rng: np.random.Generator, n_stacks: int = 24, table_mm: tuple[float, float] = (800.0, 450.0),
                  tag_mm: float = 25.0, max_depth: int = 4, occluders: int = 0, partly_covering: int = 0,
-                 seed: int | None = None) -> Scene:
+                 seed: int | None = None, animals: int = 0, nicked: int = 0, second_sticker: bool = False) -> Scene:
     """``n_stacks`` stacks of distinct random locations, any rotation, not overlapping each other.
 
     ``occluders`` hands or animals are put anywhere; ``partly_covering`` small
-    animals are put over part of a card's tag (never its centre).
+    animals are put over part of a card's tag (never its centre); ``animals``
+    figures stand on the top cards of random stacks, anywhere on the card, as
+    players put them; ``nicked`` tags get a coin or a die over one of their
+    finder patterns. ``second_sticker``: every card carries both stickers.
     """
     locations = rng.choice(np.arange(1, 60), size=n_stacks, replace=False)
     placed: list[tuple[tuple[float, float], float]] = []
@@ -237,8 +264,38 @@ def random_scene(rng: np.random.Generator, n_stacks: int = 24, table_mm: tuple[f
         reach = tag_mm * 0.5 + size * 0.3
         centre = (tag_centre[0] + reach * math.cos(direction), tag_centre[1] + reach * math.sin(direction))
         covers.append(Occluder("animal", centre, size, float(rng.uniform(0, 360)), _random_colour(rng, "animal")))
+    for index in rng.choice(len(stacks), size=min(animals, len(stacks)), replace=False):
+        covers.append(animal_on(stacks[int(index)], rng))
+    for index in rng.choice(len(stacks), size=min(nicked, len(stacks)), replace=False):
+        stack = stacks[int(index)]
+        second = second_sticker and rng.random() < 0.5
+        covers.append(nick(_card_tag_centre(stack.center_mm, stack.angle_deg + 180 * second, tag_mm),
+                           stack.angle_deg + 180 * second, tag_mm, rng))
     return Scene(tuple(stacks), table_mm, tag_mm, occluders=tuple(covers),
-                 seed=int(rng.integers(0, 2**31)) if seed is None else seed)
+                 seed=int(rng.integers(0, 2**31)) if seed is None else seed, second_sticker=second_sticker)
+
+
+def animal_on(stack: Stack, rng: np.random.Generator, size_mm: float = ANIMAL_MM) -> Occluder:
+    """An animal figure standing on ``stack``'s top card, anywhere on it (the figure stays on the card)."""
+    margin = size_mm / 2
+    x = float(rng.uniform(-CARD_MM[0] / 2 + margin, CARD_MM[0] / 2 - margin))
+    y = float(rng.uniform(-CARD_MM[1] / 2 + margin, CARD_MM[1] / 2 - margin))
+    a = math.radians(stack.angle_deg)
+    centre = (stack.center_mm[0] + x * math.cos(a) - y * math.sin(a), stack.center_mm[1] + x * math.sin(a) + y * math.cos(a))
+    return Occluder("animal", centre, size_mm, float(rng.uniform(0, 360)), _random_colour(rng, "animal"))
+
+
+def nick(tag_centre: tuple[float, float], tag_angle_deg: float, tag_mm: float, rng: np.random.Generator) -> Occluder:
+    """A coin or a die lying over one of a tag's three finder patterns (covering part of it or all)."""
+    corner = [(-1, -1), (1, -1), (-1, 1)][int(rng.integers(3))]  # the finders: top left, top right, bottom left
+    finder = tag_mm * 7 / tags.MODULES
+    reach = tag_mm / 2 - finder / 2 + float(rng.uniform(-0.15, 0.45)) * finder  # from the code's centre, outwards
+    a = math.radians(tag_angle_deg)
+    x, y = corner[0] * reach, corner[1] * reach
+    centre = (tag_centre[0] + x * math.cos(a) - y * math.sin(a), tag_centre[1] + x * math.sin(a) + y * math.cos(a))
+    if rng.random() < 0.5:
+        return Occluder("coin", centre, float(rng.uniform(16, 24)), 0.0, (60, 150, 190))
+    return Occluder("die", centre, float(rng.uniform(12, 16)), float(rng.uniform(0, 90)), (235, 235, 235))
 
 
 def _free_spot(rng, placed, table_mm, tries: int = 400):
@@ -338,6 +395,12 @@ def _card_tag_offset(tag_mm: float) -> tuple[float, float]:
     return x, y
 
 
+def card_tag_centre(centre, angle_deg, tag_mm) -> tuple[float, float]:
+    """Where a card's (first) sticker's code centre lies, for a card at ``centre`` turned ``angle_deg``
+    (the second sticker: the same with the angle turned half round)."""
+    return _card_tag_centre(centre, angle_deg, tag_mm)
+
+
 def _card_tag_centre(centre, angle_deg, tag_mm) -> tuple[float, float]:
     ox, oy = _card_tag_offset(tag_mm)
     a = math.radians(angle_deg)
@@ -353,8 +416,10 @@ class _CardPatch:
 PATCH_PX_PER_MM = 8.0
 
 
-def _card_patch(location: int, copy: int, tag_mm: float, rng: np.random.Generator) -> _CardPatch:
-    """A location card: coloured artwork, its number, and the white sticker with the tag."""
+def _card_patch(location: int, copy: int, tag_mm: float, rng: np.random.Generator, *, second: bool = False
+                ) -> _CardPatch:
+    """A location card: coloured artwork, its number, and the white sticker with the tag (and the second
+    sticker in the opposite corner, turned half round)."""
     s = PATCH_PX_PER_MM
     w, h = int(round(CARD_MM[0] * s)), int(round(CARD_MM[1] * s))
     hue = int(rng.integers(0, 180))
@@ -378,18 +443,27 @@ def _card_patch(location: int, copy: int, tag_mm: float, rng: np.random.Generato
     side = tag_mm + 2 * quiet
     if left + side > CARD_MM[0]:
         raise ValueError(f"a {tag_mm:.0f} mm tag does not fit on a {CARD_MM[0]:.0f} mm wide card")
+    if second and not tags.pair_fits(tag_mm):
+        raise ValueError(f"two {tag_mm:g} mm tags do not fit on a {CARD_MM[0]:.0f} x {CARD_MM[1]:.0f} mm card")
+    label = tags.sticker_mm(tag_mm)[2]
     x0, y0 = int(round(left * s)), int(round(top * s))
-    x1, y1 = int(round((left + side) * s)), int(round((top + side + 2.5) * s))
+    x1, y1 = int(round((left + side) * s)), int(round((top + side + label) * s))
     cv2.rectangle(card, (x0, y0), (x1, y1), (245, 245, 245), -1)
     sx, sy = int(round((left + quiet) * s)), int(round((top + quiet) * s))
     side_px = int(round(tag_mm * s))
     code = _symbol(tags.format_location(location, copy), side_px)
     card[sy:sy + side_px, sx:sx + side_px] = np.minimum(code, 245)[..., None]
+    if second:
+        turned = np.ascontiguousarray(card[::-1, ::-1])
+        cv2.rectangle(turned, (x0, y0), (x1, y1), (245, 245, 245), -1)
+        code = _symbol(tags.format_location(location, copy, second=True), side_px)
+        turned[sy:sy + side_px, sx:sx + side_px] = np.minimum(code, 245)[..., None]
+        card = np.ascontiguousarray(turned[::-1, ::-1])
     return _CardPatch(card, s)
 
 
-def _draw_card(frame, homography, card: _CardPatch, centre, angle_deg, tag_mm, view):
-    """Warp a card into the frame; returns its outline and its tag's symbol corners (full px)."""
+def _draw_card(frame, homography, card: _CardPatch, centre, angle_deg, tag_mm, view, *, second: bool = False):
+    """Warp a card into the frame; returns its outline and its stickers' symbol corners (full px)."""
     s = card.px_per_mm
     h, w = card.image.shape[:2]
     a = math.radians(angle_deg)
@@ -402,8 +476,10 @@ def _draw_card(frame, homography, card: _CardPatch, centre, angle_deg, tag_mm, v
     ox, oy = _card_tag_offset(tag_mm)
     half = tag_mm / 2
     symbol_mm = np.array([[ox - half, oy - half], [ox + half, oy - half], [ox + half, oy + half], [ox - half, oy + half]])
-    quad = effects.map_points(symbol_mm, homography @ place)
-    return outline, quad
+    quads = [effects.map_points(symbol_mm, homography @ place)]
+    if second:  # the same corners turned half round the card's centre, in the code's own order
+        quads.append(effects.map_points(-symbol_mm, homography @ place))
+    return outline, quads
 
 
 def _sticker_outline(homography, centre, angle_deg, size_mm):
@@ -489,6 +565,20 @@ def draw_occluder(frame: np.ndarray, homography: np.ndarray, occluder: Occluder,
             parts.append(((fx, fy), (size * 0.08, length), a))
         thumb = (centre[0] + math.cos(r) * size * 0.5, centre[1] + math.sin(r) * size * 0.5)
         parts.append((thumb, (size * 0.28, size * 0.1), a - 30))
+    elif occluder.kind == "coin":
+        parts.append((centre, (size * 0.5, size * 0.5), a))
+    elif occluder.kind == "die":
+        half = size / 2
+        r = math.radians(a)
+        square = np.array([[centre[0] + dx * math.cos(r) - dy * math.sin(r), centre[1] + dx * math.sin(r) + dy * math.cos(r)]
+                           for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))])
+        cv2.fillConvexPoly(frame, np.round(square).astype(np.int32), occluder.colour, lineType=cv2.LINE_AA)
+        for dx, dy in ((-0.5, -0.5), (0.5, 0.5), (0, 0)):  # three pips
+            cv2.circle(frame, (int(centre[0] + dx * half), int(centre[1] + dy * half)), max(1, int(size * 0.08)),
+                       (30, 30, 30), -1, lineType=cv2.LINE_AA)
+        if cover is not None:
+            cv2.fillConvexPoly(cover, np.round(square).astype(np.int32), 255)
+        return
     else:
         parts.append((centre, (size * 0.5, size * 0.38), a))
     for c, radii, angle in parts:
@@ -501,6 +591,19 @@ def _jacobian(homography, point_mm) -> np.ndarray:
     p = np.array(point_mm, np.float64)
     pts = effects.map_points(np.array([p, p + [1, 0], p + [0, 1]]), homography)
     return np.stack([pts[1] - pts[0], pts[2] - pts[0]], axis=1)
+
+
+def _finders(quad: np.ndarray) -> list[np.ndarray]:
+    """The three finder patterns (7 x 7 modules at the code's TL, TR and BL corners) as quads."""
+    tl, tr, br, bl = np.asarray(quad, np.float64)
+    f = 7 / tags.MODULES
+
+    def at(u: float, v: float) -> np.ndarray:  # a point of the code, u across, v down, 0..1
+        top, bottom = tl + (tr - tl) * u, bl + (br - bl) * u
+        return top + (bottom - top) * v
+
+    return [np.array([at(u, v), at(u + f, v), at(u + f, v + f), at(u, v + f)])
+            for u, v in ((0, 0), (1 - f, 0), (0, 1 - f))]
 
 
 def _covered(quad: np.ndarray, later: list[np.ndarray], cover: np.ndarray) -> float:

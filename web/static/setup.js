@@ -288,7 +288,27 @@
     teachingWas = t.state;
   }
 
-  onState((snap) => showTeaching(snap.teaching));
+  // -- recording the game night (the health line on every page says while it records) --
+  let recordingSaid = null;
+  async function showRecording(status) {
+    if (!status) {
+      try { status = await getJSON("/api/recording"); } catch (err) { $("recording").hidden = true; return; }
+    }
+    $("record-switch").checked = status.recording;
+    const dropped = status.pictures_dropped ? `, ${status.pictures_dropped} pictures left out (budget or a slow card)` : "";
+    $("record-status").textContent = status.recording ? `Recording: film ${status.folder}, ${status.megabytes} MB so far${dropped}.`
+      : status.folder ? `Not recording. The last film: ${status.folder}.` : "Not recording.";
+  }
+  $("record-switch").addEventListener("change", async () => {
+    showRecording(await act("/api/recording", { record: $("record-switch").checked }) || undefined);
+  });
+
+  onState((snap) => {
+    showTeaching(snap.teaching);
+    const said = snap.health && snap.health.recording ? snap.health.recording.detail : null;
+    if (said !== recordingSaid) { recordingSaid = said; showRecording(); }
+  });
+  showRecording();
   loadDice();
   showCampaigns().catch(() => {});
   loadPast();
