@@ -111,10 +111,13 @@
       el("td", { text: p.name }), s.resource_types.map((r) => el("td", { class: "num", text: p.resources[r] })),
       el("td", { class: "num", text: `${p.resource_total}/${s.limits.supply}` }),
       el("td", { text: [...p.face_up.map((c) => label(s, c)), p.face_down ? `${p.face_down} face down` : ""].filter(Boolean).join(", ") || "—" }),
-      el("td", { class: "num", text: p.hand_size }),
-      el("td", { text: [p.words_down ? "words face down" : "", p.to_discard ? `discards ${p.to_discard}` : "", !p.dealt ? "not dealt yet" : ""].filter(Boolean).join("; ") })));
+      el("td", { class: "num", text: p.hand_size, title: shownText(p) }),
+      el("td", { text: [p.words_down ? "words face down" : "", p.to_discard ? `discards ${p.to_discard}` : "", !p.dealt ? "not dealt yet" : "", shownText(p)].filter(Boolean).join("; ") })));
     $("supplies").replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, rows)));
   }
+
+  // The Word cards a player has shown to everyone (an answer, a Reveal), with the turn: the table's memory.
+  const shownText = (p) => Object.entries(p.shown).map(([sym, turn]) => `${NAMES[sym]} shown in turn ${turn}`).join(", ");
 
   function renderPiles(s) {
     const decks = s.idea_decks.map((d) => el("li", { class: d.deck === s.current_deck ? "current" : "" },

@@ -28,6 +28,7 @@ class Bable(Game):
     to_act = staticmethod(rules.to_act)
     deciding = staticmethod(rules.deciding)
     random_chance = staticmethod(sim.random_chance)
+    legal_moves = staticmethod(sim.legal_moves)
     to_json = staticmethod(view.to_json)
 
     def player_view(self, state, viewer):

@@ -250,7 +250,13 @@ def _command(state: State, i: int, move: Command) -> State:
 
 def _reveal(state: State, i: int, move: Reveal) -> State:
     seat = _show(state, i, move.card, "reveal")
-    return replace(state, seats=_set(state.seats, i, seat), actions=state.actions + 1)
+    return replace(_shown(state, i, [move.card]), seats=_set(state.seats, i, seat), actions=state.actions + 1)
+
+
+def _shown(state: State, i: int, cards) -> State:
+    """Word cards everyone saw (a Building card shown stays face up: the supply says so)."""
+    words = [(i, c, state.turn) for c in cards if isinstance(c, str)]
+    return replace(state, shown=state.shown + tuple(words)) if words else state
 
 
 def _pass(state: State, i: int, move: Pass) -> State:
@@ -283,11 +289,13 @@ def _show(state: State, i: int, card, verb: str) -> Seat:
 # -- answers ---------------------------------------------------------------------------------
 
 
-def _answered(state: State, i: int, symbol: str) -> None:
+def _answered(state: State, i: int, symbol: str) -> State:
+    """The state once the commanded player has shown the Word card they understood."""
     seat = state.seats[i]
     if not seat.holds(symbol):
         _no(f"{state.players[i]} holds no {symbol.capitalize()} Word card (a Confusion card took it), so the word "
             f"cannot have been understood as {symbol.capitalize()}: answer no, or the command of a card in hand")
+    return _shown(state, i, [symbol])
 
 
 def _answer_no(state: State, i: int, move: AnswerNo) -> State:
@@ -295,7 +303,7 @@ def _answer_no(state: State, i: int, move: AnswerNo) -> State:
 
 
 def _answer_build(state: State, i: int, move: AnswerBuild) -> State:
-    _answered(state, i, "build")
+    state = _answered(state, i, "build")
     name, seat = state.players[i], state.seats[i]
     if move.building is None:
         for b in seat.buildings:
@@ -323,7 +331,7 @@ def _answer_build(state: State, i: int, move: AnswerBuild) -> State:
 
 
 def _answer_gather(state: State, i: int, move: AnswerGather) -> State:
-    _answered(state, i, "gather")
+    state = _answered(state, i, "gather")
     name, seat = state.players[i], state.seats[i]
     count = data()["gather"]
     available = state.resource_deck.size + sum(state.resource_discard)
@@ -338,7 +346,7 @@ def _answer_gather(state: State, i: int, move: AnswerGather) -> State:
 
 
 def _answer_give(state: State, i: int, move: AnswerGive) -> State:
-    _answered(state, i, "give")
+    state = _answered(state, i, "give")
     name = state.players[i]
     limit = data()["give"]
     if len(move.cards) > limit:
@@ -371,7 +379,7 @@ def _answer_give(state: State, i: int, move: AnswerGive) -> State:
 
 
 def _answer_reveal(state: State, i: int, move: AnswerReveal) -> State:
-    _answered(state, i, "reveal")
+    state = _answered(state, i, "reveal")
     limit = data()["reveal"]
     if len(move.cards) > limit:
         _no(f"{state.players[i]} reveals up to {limit} cards, not {len(move.cards)}")
@@ -380,7 +388,7 @@ def _answer_reveal(state: State, i: int, move: AnswerReveal) -> State:
     seats = list(state.seats)
     for card in move.cards:
         seats[i] = _show(replace(state, seats=tuple(seats)), i, card, "reveal")
-    return replace(state, seats=tuple(seats), commanded=None)
+    return replace(_shown(state, i, move.cards), seats=tuple(seats), commanded=None)
 
 
 def _discard(state: State, i: int, move: Discard) -> State:

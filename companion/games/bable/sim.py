@@ -3,12 +3,13 @@ with chance (cards drawn) sampled from what the decks can hold."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from .cards import EFFECTS, RESOURCES, SYMBOLS, data
 from .moves import (AnswerBuild, AnswerGather, AnswerGive, AnswerNo, AnswerReveal, Command, Confusion, Deal, Discard,
                     Idea, Move, Pass, Reveal)
-from .rules import _can_act, confusion_left, doors_and_stairs, to_act
+from .rules import _can_act, apply, confusion_left, doors_and_stairs, to_act, why_illegal
 from .state import Pile, State, resource_names
 
 
@@ -170,11 +171,109 @@ def _idea(state: State, i: int, rng: random.Random) -> Move:
 def play_random_game(state: State, rng: random.Random, *, limit: int = 2000, misunderstand: float = 0.3,
                      eager: bool = False):
     """Play random moves until the game ends (or ``limit`` moves): yields (move, state after)."""
-    from .rules import apply
-
     for _ in range(limit):
         move = random_move(state, rng, misunderstand=misunderstand, eager=eager)
         if move is None:
             return
         state = apply(state, move)
         yield move, state
+
+
+# -- the moves allowed now, where listing them tells the mover nothing they may not know ----------
+
+
+def legal_moves(state: State) -> list[Move] | None:
+    """Every move allowed now in the overseer's actions, the answers and the discards. None while a
+    card is drawn (the deal, the Idea card, a Confusion card): which Building cards could still
+    come out would tell the drawer which ones other players hold face down."""
+    phase = state.phase
+    if phase == "over":
+        return []
+    if phase in ("deal", "idea", "confusion"):
+        return None
+    moves: list[Move] = []
+    for name in to_act(state):
+        i = state.seat(name)
+        moves += {"act": _acts, "answer": _answers, "discard": _discards}[phase](state, i)
+    # Gifts are built legal (there are thousands with a full supply); the rest are few and checked.
+    return [m for m in moves if isinstance(m, AnswerGive) or why_illegal(state, m) is None]
+
+
+def _acts(state: State, i: int) -> list[Move]:
+    name, seat = state.players[i], state.seats[i]
+    if not _can_act(state, i):
+        return [Pass(name)]
+    commands = [Command(name, p) for j, p in enumerate(state.players) if j != i and not state.seats[j].words_down]
+    reveals = [Reveal(name, s) for s in SYMBOLS if seat.holds(s)]
+    return commands + reveals + [Reveal(name, b.number) for b in seat.buildings if not b.face_up]
+
+
+def _answers(state: State, i: int) -> list[Move]:
+    name, seat = state.players[i], state.seats[i]
+    moves: list[Move] = [AnswerNo(name)]
+    if seat.holds("build"):
+        moves.append(AnswerBuild(name, None))
+        for b in seat.buildings:
+            cost = state.facts.building(b.number).cost
+            pays = [cost] if cost is not None else [c for k in range(seat.resource_total + 1)
+                                                    for c in submultisets(seat.resources, k)]
+            moves += [AnswerBuild(name, b.number, resource_names(pay)) for pay in pays]
+    if seat.holds("gather"):
+        moves += _gathers(state, name)
+    if seat.holds("give"):
+        moves += _gives(state, i)
+    if seat.holds("reveal"):
+        cards = [s for s in SYMBOLS if seat.holds(s)] + [b.number for b in seat.buildings if not b.face_up]
+        moves += [AnswerReveal(name, tuple(chosen)) for k in range(data()["reveal"] + 1)
+                  for chosen in itertools.combinations(cards, k)]
+    return moves
+
+
+def _gathers(state: State, name: str) -> list[Move]:
+    """The draws that could come off the deck, one per different outcome (the order matters only
+    when the deck runs out between the two cards)."""
+    count = min(data()["gather"], state.resource_deck.size + sum(state.resource_discard))
+    outcomes: dict = {}
+    for drawn in itertools.product(RESOURCES, repeat=count):
+        move = AnswerGather(name, drawn)
+        try:
+            after = apply(state, move)
+        except ValueError:
+            continue
+        outcomes.setdefault((after.resource_deck, after.resource_discard), move)
+    return list(outcomes.values())
+
+
+def _gives(state: State, i: int) -> list[Move]:
+    """Up to three supply cards, split between the other players in every way."""
+    name, seat = state.players[i], state.seats[i]
+    others = [p for j, p in enumerate(state.players) if j != i]
+    items = list(resource_names(seat.resources)) + [b.number for b in seat.buildings]
+    moves = {}
+    for k in range(data()["give"] + 1):
+        for chosen in set(itertools.combinations(items, k)):
+            for owners in itertools.product(others, repeat=k):
+                gifts: dict[str, list] = {}
+                for card, who in zip(chosen, owners):
+                    gifts.setdefault(who, []).append(card)
+                move = AnswerGive(name, tuple((who, tuple(gifts[who])) for who in others if who in gifts))
+                moves.setdefault(move.to_text(), move)
+    return list(moves.values())
+
+
+def _discards(state: State, i: int) -> list[Move]:
+    owed = state.discards[i]
+    if not owed:
+        return []
+    return [Discard(state.players[i], resource_names(c)) for c in submultisets(state.seats[i].resources, owed)]
+
+
+def submultisets(counts, size: int):
+    """Every way to take ``size`` cards from piles of ``counts`` cards, as counts."""
+    if not counts:
+        if size == 0:
+            yield ()
+        return
+    for take in range(min(counts[0], size) + 1):
+        for rest in submultisets(counts[1:], size - take):
+            yield (take,) + rest

@@ -134,6 +134,8 @@ class State:
     buildings_box: int = 0  # Building cards neither dealt nor in an Idea deck (unseen)
     confusion_out: Counts = zeros(len(EFFECTS))  # Confusion cards drawn since the deck was last shuffled
     tower: tuple[int, ...] = ()
+    # Word cards shown to everyone (an answer, a Reveal), oldest first: (player, symbol, turn).
+    shown: tuple[tuple[int, str, int], ...] = ()
     overseer: int = 0
     turn: int = 1
     actions: int = 0

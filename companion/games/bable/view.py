@@ -88,6 +88,7 @@ def _shared(state: State) -> dict:
             "hand_size": seat.hand_size,
             "words_down": seat.words_down,
             "to_discard": state.discards[i],
+            "shown": {s: t for j, s, t in state.shown if j == i},  # each symbol's card last shown, by turn
         })
     deck = state.resource_deck
     start = 0
@@ -112,6 +113,7 @@ def _shared(state: State) -> dict:
         "confused": None if state.confused is None else state.players[state.confused],
         "tower": tower,
         "tower_built": len(state.tower),
+        "shown": [{"player": state.players[j], "symbol": s, "turn": t} for j, s, t in state.shown],
         "clock": clock(state),
         "idea_decks": [{"deck": k + 1, "cards": d.size, "words": d.words, "buildings": d.buildings + len(d.returned)}
                        for k, d in enumerate(state.decks)],
@@ -184,6 +186,9 @@ def public_text(move, after: State, now: State) -> str | None:
     if isinstance(move, Confusion) and move.effect == "drop-word":
         return f"confusion {move.player} drop-word: a Word card discarded face down"
     if isinstance(move, AnswerGive) and any(isinstance(c, int) for c in move.cards):
+        if all(after.seats[after.seat(who)].building(c).face_up for who, cards in move.gifts for c in cards
+               if isinstance(c, int)):
+            return None  # every building given lay face up: nothing hidden
         parts = []
         for who, cards in move.gifts:
             j = after.seat(who)
