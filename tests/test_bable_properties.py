@@ -130,3 +130,17 @@ def test_every_move_reads_back_and_replays_to_the_same_state(spec):
         assert again == move
         state = bable.apply(state, again)
         assert state == after
+
+
+@settings(max_examples=20)
+@given(games)
+def test_every_move_listed_as_allowed_is_allowed(spec):
+    rng = random.Random(spec["seed"])
+    for before, _, _ in random_game(spec):
+        listed = bable.GAME.legal_moves(before)
+        if listed is None:
+            assert before.phase in ("deal", "idea", "confusion")
+            continue
+        assert listed or before.over
+        for move in rng.sample(listed, min(len(listed), 20)):
+            bable.apply(before, move)

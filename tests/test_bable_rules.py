@@ -447,3 +447,23 @@ def test_the_card_facts_option_is_checked():
     with pytest.raises(SetupError, match="B7 has no fact 'count'"):
         bable.setup(["Anne", "Paul"], {"cards": '{"B7": {"count": 4}}'})
     assert bable.setup(["Anne", "Paul"], {"cards": FACTS}).facts.resource_mix == (9, 9, 9, 9)
+
+
+# -- the moves allowed, counted (perft-style) -----------------------------------------------------------
+
+
+def test_the_moves_allowed_are_counted_from_known_positions():
+    state = dealt()
+    moves = [m.to_text() for m in GAME.legal_moves(state)]
+    assert moves == ["command Anne Paul", "reveal Anne word build", "reveal Anne word gather", "reveal Anne word give",
+                     "reveal Anne word reveal", "reveal Anne B1"]
+    answers = GAME.legal_moves(play(state, "command Anne Paul"))  # Paul: cement tools wood, B2 (cement + tools)
+    kinds = {}
+    for move in answers:
+        kinds[type(move).__name__] = kinds.get(type(move).__name__, 0) + 1
+    # no; build B2 (he can pay, so "nothing" is not allowed); 10 pairs off a full deck; 15 gifts of up to
+    # three of his four cards to Anne; 16 ways to reveal up to two of four Word cards and B2.
+    assert kinds == {"AnswerNo": 1, "AnswerBuild": 1, "AnswerGather": 10, "AnswerGive": 15, "AnswerReveal": 16}
+    over = replace(state, seats=(state.seats[0], replace(state.seats[1], resources=(3, 3, 1, 1))), discards=(0, 1))
+    assert sorted(m.to_text() for m in GAME.legal_moves(over)) == ["discard Paul cement", "discard Paul stone",
+                                                                     "discard Paul tools", "discard Paul wood"]
