@@ -139,6 +139,11 @@ def test_build_pays_the_cost_and_fills_the_lowest_unfinished_layer():
                                                          for s in state.seats))
     full = play(full, "command Anne Paul", "answer Paul build B7 pay cement cement")
     assert full.layer_sizes() == (4, 1, 0, 0)
+    # The building that finishes a layer is good news for every seat.
+    three = replace(play(dealt(), "command Anne Paul"), tower=(3, 4, 5))
+    four = play(three, "answer Paul build B2 pay cement tools")
+    assert GAME.signal(three, four, bable.parse_move("answer Paul build B2 pay cement tools")).players == ("Anne", "Paul")
+    assert GAME.SIGNALS["layer"] == "cheer"
 
 
 def test_build_with_an_unknown_cost_takes_what_the_player_paid_and_says_so():

@@ -44,7 +44,7 @@ def merged(overrides: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
     ValueError when the players' entries do not fit the box (counts adding up to more than it holds)."""
     shipped = cards.shipped_entries()
     entered = cards.checked_entries(overrides)
-    table = cards.checked_entries({k: {**shipped.get(k, {}), **entered.get(k, {})} for k in set(shipped) | set(entered)})
+    table = _combined(shipped, entered)
     kind_sources = cards.shipped()["sources"]
     known_sources = {k: v["source"] for k, v in cards.shipped()["known"].items()}
     effects = cards.data()["confusion"]
@@ -73,9 +73,12 @@ def merged(overrides: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
 
 def to_option(overrides: Mapping[str, Mapping[str, Any]] | None) -> str:
     """The setup option value: every known fact pinned, so the game replays the same after upgrades."""
-    shipped = cards.shipped_entries()
-    entered = cards.checked_entries(overrides or {})
-    return cards.pinned({k: {**shipped.get(k, {}), **entered.get(k, {})} for k in set(shipped) | set(entered)})
+    return cards.pinned(_combined(cards.shipped_entries(), cards.checked_entries(overrides or {})))
+
+
+def _combined(shipped: Mapping[str, dict], entered: Mapping[str, dict]) -> dict[str, dict]:
+    """The shipped facts with the players' entries over them, checked as a whole (totals fit the box)."""
+    return cards.checked_entries({k: {**shipped.get(k, {}), **entered.get(k, {})} for k in set(shipped) | set(entered)})
 
 
 def describe(entry: Mapping[str, Any]) -> str:

@@ -246,7 +246,8 @@ _FORMS = ("deal NAME RESOURCES word SYMBOL B7, command NAME NAME, reveal NAME wo
 def _building(token: str, *, unknown: bool = False) -> int | None:
     match = re.fullmatch(r"b(\d{1,2}|\?)", token.lower())
     if not match:
-        raise InvalidMove(f"'{token}' is not a Building card: write B1 to B16" + (" (or B? for one whose facts were never entered)" if unknown else ""))
+        hint = " (or B? for one whose facts were never entered)" if unknown else ""
+        raise InvalidMove(f"'{token}' is not a Building card: write B1 to B16{hint}")
     if match.group(1) == "?":
         if not unknown:
             raise InvalidMove("name the Building card (B1 to B16): B? only stands for a card just drawn")

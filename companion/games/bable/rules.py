@@ -16,7 +16,7 @@ from companion.games import Outcome, check_players, unknown_options
 
 from .cards import COMPONENTS, EFFECTS, RESOURCES, SYMBOLS, Facts, cost_text, data
 from .moves import (RESERVED, AnswerBuild, AnswerGather, AnswerGive, AnswerNo, AnswerReveal, Command, Confusion,
-                    Deal, Discard, Idea, Move, Pass, Reveal, card_text, resources_text)
+                    Deal, Discard, Idea, Move, Pass, Reveal, resources_text)
 from .state import (ACTIONS, LAYERS, MISSING, NEW, SUPPLY_LIMIT, TOWER, Building, IdeaDeck, Pile, Seat, State, add,
                     bump, covers, resource_counts, sub, zeros)
 
@@ -653,4 +653,4 @@ _HANDLERS: dict[type, Callable] = {
 }
 
 __all__ = ["NAME", "TITLE", "OPTIONS", "setup", "why_illegal", "apply", "outcome", "to_act", "deciding", "overseer",
-           "waiting", "check_names", "card_text"]
+           "waiting", "check_names"]

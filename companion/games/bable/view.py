@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from .cards import COMPONENTS, EFFECTS, RESOURCES, SYMBOLS, data
+from .cards import EFFECTS, RESOURCES, SYMBOLS, data
 from .moves import AnswerGive, Confusion, Deal, Idea, resources_text
 from .rules import ACTIONS, confusion_left, doors_and_stairs, overseer, to_act, waiting
-from .state import LAYERS, MISSING, NEW, START, Building, Seat, State
+from .state import LAYERS, MISSING, NEW, START, Building, State
 
 DECISIONS: tuple[str, ...] = tuple(data()["decisions"])
 
@@ -228,4 +228,4 @@ def scramble_secrets(state: State, viewer: str | None, rng: random.Random) -> St
     return replace(state, seats=tuple(seats), word_discard=discard)
 
 
-__all__ = ["player_view", "to_json", "public_text", "scramble_secrets", "clock", "COMPONENTS"]
+__all__ = ["player_view", "to_json", "public_text", "scramble_secrets", "clock"]
