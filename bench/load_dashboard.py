@@ -10,7 +10,11 @@ second. Two phases:
    ``/api/state`` ``--poll-hz`` times a second. Prints the state API's latencies,
    how long a move takes to reach every event stream, and the live view's frame
    rate and longest gap.
-2. Overload, side by side (``--overload-s`` seconds each, default 5): more event
+2. Six seats (``--seats-s`` seconds, default 30): a six-player game with every seat
+   claimed by a phone: six seat streams plus the table screen's, one move a second.
+   Prints how long a move takes to reach every stream, and how many times each
+   viewer's view was built per change (at most once: built once, sent to all).
+3. Overload, side by side (``--overload-s`` seconds each, default 5): more event
    streams than the server has threads, once with the stream cap (ours: extras are
    answered 503 at once) and once without it (the alternative: every stream is
    accepted and holds a thread). Prints what the state API did in each case.
@@ -99,9 +103,10 @@ class Camera(threading.Thread):
 class Mover(threading.Thread):
     """One Fandooble move a second, sampled from the rules; notes when each new state was published."""
 
-    def __init__(self, runtime):
+    def __init__(self, runtime, players=("Lola", "Grace", "Paul")):
         super().__init__(daemon=True)
         self.runtime = runtime
+        self.players = list(players)
         self.stop = threading.Event()
         self.published: dict[int, float] = {}
         self.rng = random.Random(7)
@@ -111,7 +116,7 @@ class Mover(threading.Thread):
             session = self.runtime.session
             state = session.state
             if state.over:
-                self.runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
+                self.runtime.new_game("fandooble", self.players)
                 continue
             move = fandooble.random_chance(state, self.rng)
             if move is None or (state.rolls_this_turn and self.rng.random() < 0.4):
@@ -135,11 +140,13 @@ def get(port: int, path: str, timeout: float = 10.0) -> tuple[int, float]:
 
 
 class EventClient(threading.Thread):
-    """Reads the event stream; for every state it receives, when it arrived."""
+    """Reads the event stream; for every state it receives, when it arrived. ``cookie``: a phone's
+    session (its seat)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, cookie: str | None = None):
         super().__init__(daemon=True)
         self.port = port
+        self.cookie = cookie
         self.status = None
         self.received: dict[int, float] = {}
         self.stop = threading.Event()
@@ -148,7 +155,7 @@ class EventClient(threading.Thread):
     def run(self) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
-            conn.request("GET", "/api/stream")
+            conn.request("GET", "/api/stream", headers={"Cookie": self.cookie} if self.cookie else {})
             response = conn.getresponse()
             self.status = response.status
             self.opened.set()
@@ -287,6 +294,80 @@ def game_night(args, data_dir: Path) -> None:
     server.close()
 
 
+def claim_seat(port: int, player: str) -> str:
+    """A phone taking ``player``'s seat by its link, as the seat card's QR code does: its session cookie."""
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", "/api/session")
+        response = conn.getresponse()
+        token = json.loads(response.read())["csrf"]
+        cookie = response.getheader("Set-Cookie").split(";")[0]
+        conn.request("GET", "/api/seats", headers={"Cookie": cookie})
+        seats = json.loads(conn.getresponse().read())["seats"]
+        code = next(seat["code"] for seat in seats if seat["player"] == player)
+        conn.request("POST", "/api/seats/claim", body=json.dumps({"code": code}),
+                     headers={"Cookie": cookie, "X-CSRF-Token": token, "Content-Type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200, response.status
+        return (response.getheader("Set-Cookie") or cookie).split(";")[0]
+    finally:
+        conn.close()
+
+
+def six_seats(args, data_dir: Path) -> None:
+    """Every seat of a six-player game held by a phone, plus the table screen: a move a second."""
+    from companion.session import Session
+
+    players = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+    server = Server(Config.defaults(), data_dir / "seats")
+    server.runtime.new_game("fandooble", players)
+    builds: dict[tuple, int] = {}
+    view = Session.view
+
+    def counted(session, viewer, **kwargs):
+        key = (server.runtime.version, viewer)
+        builds[key] = builds.get(key, 0) + 1
+        return view(session, viewer, **kwargs)
+
+    Session.view = counted
+    try:
+        clients = [EventClient(server.port, claim_seat(server.port, p)) for p in players]
+        clients.append(EventClient(server.port))  # the table screen
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.opened.wait(5)
+        mover = Mover(server.runtime, players)
+        mover.start()
+        time.sleep(args.seats_s)
+        mover.stop.set()
+        mover.join(5)
+        time.sleep(0.5)  # the last move's state reaches the streams
+        for client in clients:
+            client.stop.set()
+    finally:
+        Session.view = view
+    delays, missed = [], 0
+    for client in clients:
+        for version, sent in mover.published.items():
+            if version in client.received:
+                delays.append(client.received[version] - sent)
+            else:
+                missed += 1
+    changes = len({version for version, _ in builds})
+    print(f"\nSix seats: {len(players)} seat streams (each seat claimed by its phone) + the table screen, "
+          f"one move a second, {args.seats_s:g} s")
+    print(f"{'':<22}{'count':>8}{'missed':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    print(f"{'move -> every stream':<22}{len(delays):>8}{missed:>8}{ms(delays, .5):>9}{ms(delays, .95):>9}"
+          f"{ms(delays, .99):>9}{ms(delays, 1.0):>9}")
+    print(f"views built: {sum(builds.values())} for {changes} changes x {len(players) + 1} viewers; "
+          f"most builds of one viewer's view for one change: {max(builds.values(), default=0)}")
+    server.close()
+
+
 def overload(args, data_dir: Path) -> None:
     """Side by side: more event streams than threads, with and without the cap."""
     threads = 8
@@ -320,11 +401,14 @@ def main() -> int:
     parser.add_argument("--video", type=int, default=2, help="live-view clients (default 2)")
     parser.add_argument("--poll-hz", type=float, default=5.0, help="/api/state requests a second (default 5)")
     parser.add_argument("--overload-s", type=float, default=5.0, help="seconds of each overload run (default 5)")
+    parser.add_argument("--seats-s", type=float, default=30.0, help="seconds of the six-seat run (default 30; 0: skip)")
     args = parser.parse_args()
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # the uncapped run's queue warnings are the point
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         game_night(args, Path(tmp))
+        if args.seats_s > 0:
+            six_seats(args, Path(tmp))
         if args.overload_s > 0:
             overload(args, Path(tmp))
     return 0

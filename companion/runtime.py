@@ -75,6 +75,8 @@ class Runtime:
         self._inputs: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self._running = threading.Event()
+        # How long an input waits for the runtime before it is withdrawn (the page says "busy").
+        self.input_timeout = 10.0
         self._changed = threading.Condition()
         self._building = threading.Lock()
         self._version = 0
@@ -187,7 +189,7 @@ class Runtime:
         self._inputs.put((future, fn, args, kwargs))
         return future
 
-    def call(self, fn: Callable[..., Any], *args, timeout: float = 10.0, **kwargs) -> Any:
+    def call(self, fn: Callable[..., Any], *args, timeout: float | None = None, **kwargs) -> Any:
         """Submit and wait for the result (re-raising the input's error).
 
         On the runtime thread itself (an observer, a button handler) it runs at once:
@@ -200,7 +202,7 @@ class Runtime:
             return fn(*args, **kwargs)
         future = self.submit(fn, *args, **kwargs)
         try:
-            return future.result(timeout)
+            return future.result(self.input_timeout if timeout is None else timeout)
         except FutureTimeout:
             if future.cancel():
                 raise Busy("the companion is busy: nothing was changed, try again in a moment") from None
@@ -376,6 +378,7 @@ class Runtime:
         if "game" in self._health:  # a game is in play again: the failed resume is history
             with self._health_lock:
                 self._health = {k: v for k, v in self._health.items() if k != "game"}
+        self.problems.clear()
         if self._unsubscribe:
             self._unsubscribe()
         self.session = session

@@ -164,7 +164,8 @@ class ToyGame(Game):
     def public_text(self, move, after, now):
         if isinstance(move, Deal):
             return f"{move.player} was dealt {HAND} cards"
-        return f"{move.player} chose a card" if now.round == after.round else None
+        pending = after.picks[after.seat(move.player)] is not None  # not the pick that revealed them all
+        return f"{move.player} chose a card" if pending and now.round == after.round else None
 
     def scramble_secrets(self, state, viewer, rng: random.Random):
         me = state.seat(viewer)

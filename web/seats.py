@@ -78,8 +78,10 @@ def holder_check():
 
 
 def entrant() -> Entrant:
-    """Who is asking: this phone's seat, and whether the game master's PIN is unlocked on it."""
-    return Entrant(seat=seat(), master=security.is_unlocked())
+    """Who is asking: this phone's seat, and whether the game master unlocked it with the PIN. Without a
+    PIN nobody is the game master for seats: each seat's moves come from its own phone (or, once the
+    seat is released, from any phone)."""
+    return Entrant(seat=seat(), master=bool(security.configured_pin()) and security.is_unlocked())
 
 
 def viewer() -> str | None:
@@ -173,7 +175,7 @@ def release(player: str):
 
 
 def _game_page(game) -> str:
-    try:
-        return url_for("pages.game_page", name=game.game)
-    except Exception:  # a game without a page of its own is played from the Table page
-        return url_for("pages.table")
+    """The game's own page, or the Table page for a game without one."""
+    from web.gamelist import has_page
+
+    return url_for("pages.game_page", name=game.game) if has_page(game.game) else url_for("pages.table")

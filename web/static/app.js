@@ -74,6 +74,14 @@ const TC = (() => {
     return root;
   }
 
+  // Which player this phone is (a claimed seat), shown in the header on every page.
+  function renderMe(snap) {
+    const me = $("me");
+    if (!me) return;
+    me.hidden = !snap.viewer;
+    me.textContent = snap.viewer ? `${snap.viewer}'s phone` : "";
+  }
+
   function onState(fn) {
     listeners.push(fn);
     try { fn(snapshot); } catch (err) { console.error(err); }
@@ -350,14 +358,19 @@ const TC = (() => {
   }
 
   // The database banner: what the start found wrong and what to do (the steps the doctor and README name).
+  // Also a game that could not be resumed at start, with the reason.
   function renderBanner(snap) {
     const database = (snap.health || {}).database || {};
-    $("banner").hidden = !database.status || database.status === "ok";
-    $("banner-text").textContent = database.detail || "";
+    const broken = database.status && database.status !== "ok";
+    const problems = snap.problems || [];
+    $("banner").hidden = !broken && !problems.length;
+    $("banner-title").textContent = broken ? "The database needs attention" : "A game could not be resumed";
+    $("banner-text").textContent = [broken ? database.detail : "", ...problems.map((p) => p.text)].filter(Boolean).join(" ");
   }
 
   // -- start --
   function start() {
+    onState(renderMe);
     onState(renderBanner);
     onState(renderAlerts);
     if ($("undo")) {

@@ -9,14 +9,17 @@
   // -- start a game --
   $("new-game").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const players = [...document.querySelectorAll(".seat")].map((i) => i.value.trim()).filter(Boolean);
+    // Players sit where they like: each name is written at its seat, and the seat lights follow.
+    const filled = [...document.querySelectorAll(".seat")].map((i, n) => [i.value.trim(), n + 1]).filter(([name]) => name);
+    const players = filled.map(([name]) => name);
+    const seats = filled.map(([, seat]) => seat);
     const options = {};
     for (const line of $("options").value.split("\n")) {
       if (!line.trim()) continue;
       const [key, ...rest] = line.split("=");
       options[key.trim()] = rest.join("=").trim();
     }
-    const body = { game: $("game-name").value, players, options };
+    const body = { game: $("game-name").value, players, seats, options };
     const started = await startGame(body);
     if (started) {
       say(`${TC.gameInfo(started.game).title} has started: ${players.join(", ")}.`);
@@ -27,7 +30,7 @@
   async function startGame(body) {
     const campaign = TC.gameInfo(body.game).campaigns ? $("campaign").value : "";
     if (!campaign) return act("/api/games", body);
-    const done = await act(`/api/campaigns/${encodeURIComponent(campaign)}/games`, { players: body.players });
+    const done = await act(`/api/campaigns/${encodeURIComponent(campaign)}/games`, { players: body.players, seats: body.seats });
     return done ? done.game : null;
   }
   async function showCampaigns() {

@@ -1,0 +1,113 @@
+"""Seats in real browsers: the table screen and two phones, each in its own browser context.
+
+Each phone takes its seat by the link on the table screen's seat card; each sees its
+own hand and only counts of the others; Paul's phone cannot enter Anne's move; the
+shared screen never holds a private fact, neither on screen nor in the state its
+script keeps. Played with the toy game of tests/toygame.py (a hidden hand and a
+simultaneous secret pick).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import games
+from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
+    LAPTOP,
+    PHONE,
+    TIMEOUT_MS,
+    browser_type_launch_args,
+    dashboard,
+    runtime,
+    until,
+)
+from tests.toygame import TOY
+
+pytestmark = pytest.mark.browser
+
+HANDS = {"Anne": "2 5 9", "Paul": "1 4 8"}
+
+
+@pytest.fixture(autouse=True)
+def toy_game():
+    games.register(TOY)
+    yield
+    games.unregister(TOY.NAME)
+
+
+def _open(browser, viewport, url, errors, *, lands_on: str | None = None):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    if lands_on is not None:
+        page.wait_for_url(lands_on)  # the seat link takes the seat, then goes on to the game
+    until(page, "document.getElementById('conn') && document.getElementById('conn').dataset.state === 'live'")
+    return context, page
+
+
+def _hand_cell(page, player: str) -> str:
+    """What the players table shows in the hand column for ``player``."""
+    return page.evaluate(
+        """(player) => {
+            const table = document.querySelector('#players table');
+            const column = [...table.querySelectorAll('thead th')].findIndex((th) => th.textContent === 'hand');
+            const row = [...table.querySelectorAll('tbody tr')].find((tr) => tr.children[1].textContent === player);
+            return row.children[column].textContent;
+        }""", player)
+
+
+def _log(page) -> list[str]:
+    return page.eval_on_selector_all("#log li.kind-move .text", "(items) => items.map((i) => i.textContent)")
+
+
+def test_the_table_screen_and_two_phones_each_see_only_what_they_may(dashboard, browser, runtime):
+    url, _ = dashboard
+    runtime.new_game("toy", ["Anne", "Paul"], {"rounds": "2"})
+    runtime.play("deal Anne 2 5 9", source="camera")
+    runtime.play("deal Paul 1 4 8", source="camera")
+    errors: list[str] = []
+    screen_context, screen = _open(browser, LAPTOP, url + "/", errors)
+    screen.wait_for_selector(".seat-card[data-player='Paul'] .seat-link")
+    links = {p: screen.text_content(f".seat-card[data-player='{p}'] .seat-link") for p in ("Anne", "Paul")}
+    assert screen.get_attribute(".seat-card[data-player='Anne'] img", "src").endswith("/qr.svg")
+
+    phones = {}
+    for player in ("Anne", "Paul"):
+        context, phone = _open(browser, PHONE, links[player], errors, lands_on=url + "/")
+        until(phone, f"document.getElementById('me').textContent === \"{player}'s phone\"")
+        phones[player] = (context, phone)
+    anne, paul = phones["Anne"][1], phones["Paul"][1]
+    screen.wait_for_selector(".seat-card[data-player='Anne'].taken")  # the table screen sees Anne joined
+
+    until(anne, "document.querySelector('#players table') !== null")
+    assert _hand_cell(anne, "Anne") == HANDS["Anne"] and _hand_cell(anne, "Paul") == "3"
+    until(paul, "document.querySelector('#players table') !== null")
+    assert _hand_cell(paul, "Paul") == HANDS["Paul"] and _hand_cell(paul, "Anne") == "3"
+
+    stored = runtime.log.count_events()
+    paul.fill("#move", "pick Anne 9")
+    paul.click("#play")
+    paul.wait_for_selector("#toast.error >> text=only Anne's phone or the game master")
+    assert runtime.log.count_events() == stored and runtime.session.to_act() == ("Anne", "Paul")
+
+    anne.fill("#move", "pick Anne 9")
+    anne.click("#play")
+    anne.wait_for_selector("#log li.kind-move >> text=pick Anne 9")
+    for page in (screen, paul):
+        page.wait_for_selector("#log li.kind-move >> text=Anne chose a card")
+    for page, viewer in ((screen, None), (paul, "Paul")):
+        kept = page.evaluate("JSON.stringify(TC.snapshot)")  # what the page's script holds, not only shows
+        assert "pick Anne 9" not in kept and "[2,5,9]" not in kept and "pick Anne 9" not in page.content()
+    assert HANDS["Anne"] not in screen.content() and HANDS["Paul"] not in screen.content()
+
+    paul.fill("#move", "pick Paul 8")
+    paul.click("#play")  # the last pick: both are revealed on every screen
+    for page in (screen, anne, paul):
+        page.wait_for_selector("#log li.kind-move >> text=pick Anne 9")
+        page.wait_for_selector("#log li.kind-move >> text=pick Paul 8")
+    for context, _ in phones.values():
+        context.close()
+    screen_context.close()
+    assert errors == [], f"script errors on the pages: {errors}"
