@@ -1,4 +1,4 @@
-// Card data: every game's card table (Fabled Fruit's locations first), unverified entries marked,
+// Card data: every game's card table (the game in play's first), unverified entries marked,
 // each editable with the text printed on the card; export and import of the players' entries.
 "use strict";
 (() => {
@@ -12,6 +12,9 @@
       $("card-summary").textContent = "No game with a card table is installed.";
       return;
     }
+    // The game in play first: its cards are the ones on the table.
+    const playing = TC.snapshot.game && tables.find((t) => t.game === TC.snapshot.game.game);
+    if (playing) $("card-game").value = playing.game;
     await load();
   }
 
