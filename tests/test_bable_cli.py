@@ -31,6 +31,17 @@ def test_the_won_game_plays_through_the_command_line_with_the_facts_entered(tmp_
     assert set(state["secrets"]) == {"Anne", "Paul"}  # the command line sees everything; a phone never does
 
 
+def test_a_lost_game_plays_through_the_command_line_and_is_everyones(tmp_path, data_dir):
+    companion("cards", "import", "--game", "bable", "--data-dir", str(data_dir), str(_facts_file(tmp_path)))
+    script = (SCENARIOS / "bable_lost_layer1.txt").read_text()
+    result = companion("play", "bable", "--players", "Anne,Paul,Rachel", "--data-dir", str(data_dir), stdin=script)
+    assert result.returncode == 0, result.stderr
+    state = json.loads(result.stdout)
+    assert state["result"] == "lost" and state["over"] and state["to_act"] == []
+    assert state["reason"].startswith("Anne drew the last Idea card of deck 1 while layer 1")
+    assert [row["level"] for row in state["clock"]] == ["lost", "ok", "ok", "ok"]
+
+
 def test_a_cost_the_players_entered_is_checked_on_the_command_line(tmp_path, data_dir):
     companion("cards", "set", "--game", "bable", "--data-dir", str(data_dir), "B2", "cost=2 cement")
     script = "deal Anne stone stone wood word give B1\ndeal Paul cement tools wood word build B2\ncommand Anne Paul\n" \

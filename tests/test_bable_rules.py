@@ -147,7 +147,9 @@ def test_build_pays_the_cost_and_fills_the_lowest_unfinished_layer():
 
 
 def test_build_with_an_unknown_cost_takes_what_the_player_paid_and_says_so():
-    state = play(dealt(facts=False), "command Anne Paul", "answer Paul build B2 pay wood")
+    state = play(dealt(facts=False), "command Anne Paul")
+    refused(state, "answer Paul build B2 pay nothing", "every building costs resources")  # never for free
+    state = play(state, "answer Paul build B2 pay wood")
     assert state.tower == (2,)
     assert "the cost of 16 of the 16 Building cards" in GAME.player_view(state, None)["unknown_facts"]
 
@@ -284,18 +286,69 @@ def test_the_last_building_in_the_top_layer_wins_at_once():
     assert GAME.to_act(state) == ()
 
 
+def scenario(name: str, *, before: str | None = None) -> list[str]:
+    """The moves of a scenario file (the lines before the comment ``before`` only, when given)."""
+    lines = (SCENARIOS / name).read_text().splitlines()
+    if before is not None:
+        lines = lines[:lines.index(before)]
+    return [line for line in lines if line.strip() and not line.startswith("#")]
+
+
 def test_a_whole_won_game_replays_move_by_move():
     state = bable.setup(["Anne", "Paul"], options())
     finished = []
-    for line in (SCENARIOS / "bable_won.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            assert GAME.outcome(state) is None
-            before = state.layer_sizes()
-            state = play(state, line)
-            finished += [k + 1 for k in range(4) if state.layer_done(k) and before[k] < state.layer_sizes()[k]]
+    for line in scenario("bable_won.txt"):
+        assert GAME.outcome(state) is None
+        before = state.layer_sizes()
+        state = play(state, line)
+        finished += [k + 1 for k in range(4) if state.layer_done(k) and before[k] < state.layer_sizes()[k]]
     assert finished == [1, 2, 3, 4]
     assert GAME.outcome(state).winners == ("Anne", "Paul") and state.turn == 15
     assert [d.size for d in state.decks] == [0, 6, 4, 2]
+
+
+def replay_clock(state, lines: list[str], layer: int) -> tuple[object, list[str]]:
+    """Play ``lines`` one by one (the game must not end before the last); the clock level of ``layer``
+    after each Idea card, each change once."""
+    levels: list[str] = []
+    for n, line in enumerate(lines):
+        assert GAME.outcome(state) is None, f"the game ended before line {n + 1}: {state.reason}"
+        state = play(state, line)
+        if line.startswith("idea"):
+            level = GAME.player_view(state, None)["clock"][layer - 1]["level"]
+            levels += [level] if not levels or levels[-1] != level else []
+    return state, levels
+
+
+def test_a_game_lost_when_deck_1_runs_out_beside_an_unfinished_layer_move_by_move():
+    state = bable.setup(["Anne", "Paul", "Rachel"], options())
+    lines = scenario("bable_lost_layer1.txt")
+    # The rulebook's N.B.: the same command twice to the same player, then commands to two different players.
+    turn1 = play(state, *lines[:7])
+    assert seat(turn1, "Paul").resource_total == 7 and turn1.phase == "idea"
+    state, levels = replay_clock(state, lines, layer=1)
+    assert levels == ["ok", "amber", "red", "lost"]  # amber within a round (3 draws for 3 players), red at 1
+    outcome = GAME.outcome(state)
+    assert outcome.lost and outcome.winners == () and state.turn == 13
+    assert outcome.reason == ("Anne drew the last Idea card of deck 1 while layer 1 of the tower was unfinished "
+                              "(2 of 4 buildings)")
+    assert [d.size for d in state.decks] == [0, 7, 4, 2] and state.tower == (1, 2)
+    assert GAME.to_act(state) == () and GAME.legal_moves(state) == []
+
+
+def test_a_game_lost_when_the_final_deck_runs_out_with_the_tower_unfinished_move_by_move():
+    turn_14 = scenario("bable_won.txt", before="# Turn 15: Anne is the overseer.")
+    state = play(bable.setup(["Anne", "Paul"], options()), *turn_14)
+    assert state.layer_sizes() == (4, 3, 2, 0) and [d.size for d in state.decks] == [0, 6, 4, 2]
+    lines = scenario("bable_lost_top.txt")
+    passed_deck_2 = play(state, *lines[:lines.index("idea Paul word give") + 1])
+    assert passed_deck_2.decks[1].size == 0 and passed_deck_2.current_deck == 2 and GAME.outcome(passed_deck_2) is None
+    state, levels = replay_clock(state, lines, layer=4)
+    assert levels == ["ok", "amber", "red", "lost"]
+    outcome = GAME.outcome(state)
+    assert outcome.lost and outcome.winners == () and state.turn == 26
+    assert outcome.reason == "Paul drew the last Idea card of the final deck with the tower unfinished"
+    assert [d.size for d in state.decks] == [0, 0, 0, 0] and state.layer_sizes() == (4, 3, 2, 0)
 
 
 # -- the advanced game: Confusion cards -------------------------------------------------------------------

@@ -314,6 +314,8 @@ def _answer_build(state: State, i: int, move: AnswerBuild) -> State:
         return replace(state, commanded=None)
     if seat.building(move.building) is None:
         _no(f"{name} has no B{move.building} in their supply to build")
+    if not move.pay:
+        _no(f"every building costs resources: name what {name} paid for B{move.building} (pay stone wood ...)")
     pay = resource_counts(move.pay)
     if not covers(seat.resources, pay):
         _no(f"{name} cannot pay {resources_text(move.pay)}: their supply holds {_resources_held(seat)}")
