@@ -179,3 +179,42 @@ def test_the_cards_page_fills_in_a_building_and_a_count(dashboard, browser, runt
     page.click(".edit-row button[type=submit]")
     page.wait_for_selector("#toast >> text=the box has 36 Resource cards")
     assert errors == []
+
+
+def test_a_head_shake_draws_a_confusion_card_on_the_phone_and_its_secret_stays_there(dashboard, browser, runtime):
+    url = dashboard
+    runtime.new_game("bable", ["Anne", "Paul"], {"cards": FACTS, "advanced": "yes"})
+    for move in ("deal Anne stone stone wood word give B1", "deal Paul cement tools wood word build B2"):
+        runtime.play(move, source="dashboard")
+    table, table_errors = screen(browser, url, "/bable", LAPTOP)
+    links = join_paths(table, url)
+    anne, anne_errors = screen(browser, url, links["Anne"], PHONE)
+    paul, paul_errors = screen(browser, url, links["Paul"], PHONE)
+
+    # Anne's word means nothing to Paul: he shakes his head and draws a Confusion card on his phone.
+    anne.click("button.command >> text=Command Paul")
+    paul.click("text=No (shake head)")
+    paul.wait_for_selector("text=Paul did not understand: draw the top Confusion card.")
+    until(table, "document.getElementById('waiting').textContent.includes('Paul has not drawn the Confusion card yet')")
+    paul.locator("select[name=effect]").select_option("words-down")
+    paul.click("text=Carry it out")
+    # His Word cards lie face down: nobody may command him until his next turn.
+    until(anne, "document.querySelector('button.command')?.disabled === true")
+    until(table, "document.getElementById('supplies').textContent.includes('words face down')")
+    anne.click("text=Reveal: Build Word card")
+    anne.click("button.idea-word[data-symbol=gather]")
+    until(table, "!document.getElementById('supplies').textContent.includes('words face down')")
+
+    # Paul's turn: Anne does not understand him and discards a Word card of her choice (a hand of three).
+    paul.click("button.command >> text=Command Anne")
+    anne.click("text=No (shake head)")
+    anne.locator("select[name=effect]").select_option("drop-word")
+    anne.locator("select[name=symbol]").select_option("build")
+    anne.click("text=Carry it out")
+    until(anne, "document.querySelector('#hand .bable-word.missing b')?.textContent === 'Build'")
+    assert "confusion Anne drop-word build" in text(anne)
+    for page in (paul, table):
+        until(page, "document.getElementById('log').textContent.includes('confusion Anne drop-word: a Word card discarded face down')")
+        assert "drop-word build" not in text(page)
+    assert runtime.session.state.seats[0].hand_size == 3
+    assert table_errors == anne_errors == paul_errors == []
