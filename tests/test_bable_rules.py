@@ -152,6 +152,13 @@ def test_build_with_an_unknown_cost_takes_what_the_player_paid_and_says_so():
     state = play(state, "answer Paul build B2 pay wood")
     assert state.tower == (2,)
     assert "the cost of 16 of the 16 Building cards" in GAME.player_view(state, None)["unknown_facts"]
+    # Each move taken on the players' word is listed for everyone, with its turn.
+    assert GAME.player_view(state, None)["trusted"] == ["turn 1: Paul paid wood for B2: its cost is not entered"]
+    state = play(state, "command Anne Paul", "answer Paul build nothing")
+    assert state.trusted[-1] == "turn 1: Paul could build nothing: not checked, 16 Building cards' costs are not entered"
+    checked = play(dealt(), "command Anne Paul", "answer Paul build B2 pay cement tools", "command Anne Paul",
+                   "answer Paul build nothing")
+    assert checked.trusted == ()  # with the facts entered, everything was checked
 
 
 def test_gather_draws_two_and_the_supply_is_cut_back_to_seven_by_its_owner():

@@ -34,6 +34,8 @@
     renderConfusion(s);
     renderLog(game);
     $("unknown-facts").replaceChildren(...(s.unknown_facts.length ? s.unknown_facts : ["nothing: every card fact is entered"]).map((t) => el("li", { text: t })));
+    $("trusted-box").hidden = !s.trusted.length;
+    $("trusted").replaceChildren(...s.trusted.slice().reverse().map((t) => el("li", { text: t })));
     $("decisions").replaceChildren(...s.decisions.map((t) => el("li", { text: t })));
   }
 

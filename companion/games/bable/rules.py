@@ -311,6 +311,11 @@ def _answer_build(state: State, i: int, move: AnswerBuild) -> State:
             if cost is not None and covers(seat.resources, cost):
                 _no(f"{name} can pay for B{b.number} ({cost_text(state.facts.building(b.number).cost_dict())}): "
                     "an understood Build command is carried out")
+        # Said from what everyone knows (the box's gaps), never from which cards this player holds face down.
+        unknown = sum(1 for b in state.facts.buildings if b.cost is None)
+        if seat.buildings and unknown:
+            state = _trust(state, f"{name} could build nothing: not checked, {unknown} Building cards' costs are "
+                                  "not entered")
         return replace(state, commanded=None)
     if seat.building(move.building) is None:
         _no(f"{name} has no B{move.building} in their supply to build")
@@ -322,6 +327,8 @@ def _answer_build(state: State, i: int, move: AnswerBuild) -> State:
     card = state.facts.building(move.building)
     if card.cost is not None and tuple(card.cost) != pay:
         _no(f"B{move.building} costs {cost_text(card.cost_dict())}, not {resources_text(move.pay)}")
+    if card.cost is None:
+        state = _trust(state, f"{name} paid {resources_text(move.pay)} for {card.label}: its cost is not entered")
     seat = replace(seat, resources=sub(seat.resources, pay)).with_buildings(
         [b for b in seat.buildings if b.number != move.building])
     state = replace(state, seats=_set(state.seats, i, seat), resource_discard=add(state.resource_discard, pay),
@@ -444,15 +451,22 @@ def _return_building(state: State, i: int, move: Confusion) -> State:
     here = state.layer_buildings(layer)
     facts = state.facts
     marked = [b for b in here if facts.building(b).count("statue", "relief")]
+    unknown = [f"B{b}" for b in here if facts.building(b).details is None]
     if move.building is None:
         if marked:
             _no(f"layer {layer + 1} holds {', '.join(f'B{b}' for b in marked)} with a Statue or Relief: take one")
+        if unknown:
+            state = _trust(state, f"{state.players[i]} took no building from layer {layer + 1}: the details of "
+                                  f"{', '.join(unknown)} are not entered")
         return state
     if move.building not in here:
         _no(f"B{move.building} is not in the current layer of the tower (layer {layer + 1}: "
             f"{', '.join(f'B{b}' for b in here) or 'no building yet'})")
     if facts.building(move.building).count("statue", "relief") == 0:
         _no(f"B{move.building} has no Statue or Relief")
+    if facts.building(move.building).details is None:
+        state = _trust(state, f"{state.players[i]} took B{move.building} from the tower for its Statue or Relief: "
+                              "its details are not entered")
     deck = state.current_deck
     decks = list(state.decks)
     decks[deck] = replace(decks[deck], returned=tuple(sorted(decks[deck].returned + (move.building,))))
@@ -477,6 +491,9 @@ def _discard_resources(state: State, i: int, move: Confusion) -> State:
     counts = resource_counts(move.resources)
     if not covers(seat.resources, counts):
         _no(f"{name} cannot discard {resources_text(move.resources)}: their supply holds {_resources_held(seat)}")
+    if unknown:
+        state = _trust(state, f"{name} discarded {paid} resource{'s' if paid != 1 else ''} for the Doors/Stairs: the "
+                              f"details of {unknown} building{'s' if unknown != 1 else ''} in the tower are not entered")
     seat = replace(seat, resources=sub(seat.resources, counts))
     return replace(state, seats=_set(state.seats, i, seat), resource_discard=add(state.resource_discard, counts))
 
@@ -638,6 +655,11 @@ def _word_to_hand(state: State, i: int, symbol: str) -> State:
     seat = state.seats[i]
     discard = state.word_discard if seat.hand[s] == MISSING else bump(state.word_discard, s)
     return replace(state, seats=_set(state.seats, i, _hand_gets(seat, symbol)), word_discard=discard)
+
+
+def _trust(state: State, what: str) -> State:
+    """Note a move taken on the players' word because a card fact is not entered (the page lists them)."""
+    return replace(state, trusted=state.trusted + (f"turn {state.turn}: {what}",))
 
 
 def _resources_held(seat: Seat) -> str:

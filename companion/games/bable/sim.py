@@ -98,7 +98,8 @@ def _answer(state: State, i: int, rng: random.Random, misunderstand: float, eage
         for b in seat.buildings:
             cost = state.facts.building(b.number).cost
             if cost is None:
-                unknown.append((b.number, _some(seat.resources, rng, rng.randint(1, 4))))
+                if seat.resource_total:  # a building is never free
+                    unknown.append((b.number, _some(seat.resources, rng, rng.randint(1, 4))))
             elif all(h >= n for h, n in zip(seat.resources, cost)):
                 known.append((b.number, resource_names(cost)))
         if not known and (not unknown or rng.random() < 0.2):
@@ -215,7 +216,7 @@ def _answers(state: State, i: int) -> list[Move]:
         moves.append(AnswerBuild(name, None))
         for b in seat.buildings:
             cost = state.facts.building(b.number).cost
-            pays = [cost] if cost is not None else [c for k in range(seat.resource_total + 1)
+            pays = [cost] if cost is not None else [c for k in range(1, seat.resource_total + 1)
                                                     for c in submultisets(seat.resources, k)]
             moves += [AnswerBuild(name, b.number, resource_names(pay)) for pay in pays]
     if seat.holds("gather"):

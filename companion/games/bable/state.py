@@ -142,6 +142,8 @@ class State:
     commanded: int | None = None  # waiting for this player's answer
     confused: int | None = None  # waiting for this player's Confusion card
     discards: Counts = ()  # per player: resources still to discard down to the limit
+    # What the companion took on the players' word because a card fact is not entered, in words, oldest first.
+    trusted: tuple[str, ...] = ()
     result: str | None = None  # "won" or "lost"
     reason: str = ""
 

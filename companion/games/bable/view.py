@@ -126,6 +126,7 @@ def _shared(state: State) -> dict:
         "public_buildings": sorted(_public_buildings(state)),
         "buildings": {f"B{b.number}": b.to_json() for b in state.facts.buildings},
         "unknown_facts": state.facts.unknown(),
+        "trusted": list(state.trusted),
         "decisions": list(DECISIONS),
         "limits": {"supply": data()["supply_limit"], "gather": data()["gather"], "give": data()["give"],
                    "reveal": data()["reveal"], "start_supply": data()["start_supply"]},
