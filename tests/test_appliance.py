@@ -148,16 +148,34 @@ def test_companion_run_serves_the_demo_table_and_stops_cleanly_on_sigterm(data_d
 
 
 def test_the_first_start_makes_a_pin_and_a_later_start_keeps_the_file(tmp_path):
-    from companion.cli.run import first_start_pin
+    from companion.cli.run import first_start_pin, keep_first_start_pin
     from companion.config import Config
 
-    pin = first_start_pin(Config.in_dir(tmp_path), tmp_path)
+    pin = first_start_pin(tmp_path)
     assert pin is not None and len(pin) == 6 and pin.isdigit()
+    assert not (tmp_path / "config.toml").exists()  # nothing is written until the companion has started
+    keep_first_start_pin(Config.in_dir(tmp_path).with_changes({"server": {"pin": pin}}), tmp_path)
     assert Config.in_dir(tmp_path).get("server", "pin") == pin
     # Removing the PIN on purpose is respected: no new one is made while the file exists.
     Config.in_dir(tmp_path).with_changes({"server": {"pin": ""}}).save(tmp_path / "config.toml")
-    assert first_start_pin(Config.in_dir(tmp_path), tmp_path) is None
+    assert first_start_pin(tmp_path) is None
     assert Config.in_dir(tmp_path).get("server", "pin") == ""
+
+
+def test_a_refused_first_start_writes_no_configuration(tmp_path):
+    """A first start refused (here: the port is taken) leaves the data folder without a config file or PIN."""
+    env = {**os.environ, "COMPANION_DATA_DIR": str(tmp_path), "GPIOZERO_PIN_FACTORY": "mock"}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "companion", "run", "--camera", "demo", "--no-gpio",
+                               "--host", "127.0.0.1", "--port", str(port)], env=env, capture_output=True,
+                              text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "another companion" in done.stdout + done.stderr
+    assert "PIN" not in done.stdout
+    assert not (tmp_path / "config.toml").exists()
 
 
 def test_a_port_already_in_use_is_a_clear_refusal(appliance_factory):

@@ -27,24 +27,31 @@ def register(sub) -> None:
     p.set_defaults(handler=run)
 
 
-def first_start_pin(config: Config, directory) -> str | None:
-    """On the very first start (no configuration file yet) write one with a fresh six-digit PIN.
+def first_start_pin(directory) -> str | None:
+    """On the very first start (no configuration file yet) a fresh six-digit PIN; None otherwise.
 
     No device ships with a guessable default: the PIN is made here and shown only
     on the Pi's own console (and journal). A PIN removed later on purpose stays removed.
+    """
+    if (Path(directory) / CONFIG_NAME).exists():
+        return None
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+def keep_first_start_pin(config: Config, directory) -> None:
+    """Write the first start's configuration (with its PIN) once the companion has started.
+
+    Only then: a start that is refused (locked database, another companion, a port in use)
+    changes nothing in the data folder.
     """
     from companion.backups import refusal
     from companion.eventlog import unavailable
 
     path = Path(directory) / CONFIG_NAME
-    if path.exists():
-        return None
-    pin = f"{secrets.randbelow(10**6):06d}"
     try:
-        config.with_changes({"server": {"pin": pin}}).save(path)
+        config.save(path)
     except OSError as exc:  # a read-only or full card, another user's folder: a refusal, not a traceback
         raise refusal(unavailable(path, exc)) from None
-    return pin
 
 
 def run(args) -> int:
@@ -64,11 +71,10 @@ def _run(args) -> int:
 
     directory = data_dir(args)
     config = Config.in_dir(directory)  # a bad value stops here with file, key and reason
-    made_pin = first_start_pin(config, directory)
+    made_pin = first_start_pin(directory)
     if made_pin:
-        config = Config.in_dir(directory)
-        print(f"First start: the game master's PIN is {made_pin}. It guards the configuration, imports and "
-              f"resets; change it on the dashboard's Setup page or in {directory / CONFIG_NAME}.", flush=True)
+        config = config.with_changes({"server": {"pin": made_pin}})
+        saved = config
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     if overrides:
         config = config.with_changes({"server": overrides})
@@ -81,9 +87,14 @@ def _run(args) -> int:
         signal.signal(sig, lambda *_: stop.set())
     try:
         appliance.start()
+        if made_pin:
+            keep_first_start_pin(saved, directory)
     except BaseException:
         appliance.stop()
         raise
+    if made_pin:
+        print(f"First start: the game master's PIN is {made_pin}. It guards the configuration, imports and "
+              f"resets; change it on the dashboard's Setup page or in {directory / CONFIG_NAME}.", flush=True)
     print(f"Table Companion is running: open {appliance.url} on a phone at the table (Ctrl+C stops it)", flush=True)
     if appliance.recording.active:
         print(f"Recording this game night to {appliance.recording.recorder.directory} "

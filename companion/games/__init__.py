@@ -39,7 +39,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from companion.errors import IllegalMove, SetupError
+from companion.errors import SetupError
 
 
 @dataclass(frozen=True)
@@ -349,9 +349,3 @@ def unknown_options(options: Mapping[str, str], known: Iterable[str], game: str)
             f"{game} has no option {', '.join(extra)}; its options are {', '.join(sorted(known)) or 'none'}"
         )
 
-
-def validated(game: Game, state: Any, move: Any) -> None:
-    """Raise :class:`IllegalMove` naming the move and the reason when ``move`` is not allowed."""
-    reason = game.why_illegal(state, move)
-    if reason is not None:
-        raise IllegalMove(reason)

@@ -15,7 +15,6 @@ from .rules import (
     apply,
     awaiting_decision,
     end_turn_move,
-    seat_choice_move,
     current_player,
     legal_moves,
     outcome,
@@ -31,5 +30,5 @@ from .game import GAME, Fandooble
 __all__ = [
     "NAME", "TITLE", "OPTIONS", "State", "Dice", "Move", "Roll", "Steal", "Bank", "parse_move",
     "setup", "why_illegal", "apply", "legal_moves", "outcome", "current_player", "player_view",
-    "random_chance", "to_json", "awaiting_decision", "end_turn_move", "seat_choice_move", "GAME", "Fandooble",
+    "random_chance", "to_json", "awaiting_decision", "end_turn_move", "GAME", "Fandooble",
 ]

@@ -75,12 +75,6 @@ def end_turn_move(state: State) -> Move | None:
     return None if state.over else Bank()
 
 
-def seat_choice_move(state: State, seat: int) -> Move | None:
-    """Pressing another player's seat button while a steal waits: steal from that player."""
-    if awaiting_decision(state) and 0 <= seat < len(state.players):
-        return Steal(state.players[seat])
-    return None
-
 
 def why_illegal(state: State, move: Move) -> str | None:
     """The reason ``move`` is not allowed now, in words a player understands; None if it is."""
