@@ -154,7 +154,7 @@ def test_build_with_an_unknown_cost_takes_what_the_player_paid_and_says_so():
     assert "the cost of 16 of the 16 Building cards" in GAME.player_view(state, None)["unknown_facts"]
     # Each move taken on the players' word is listed for everyone, with its turn.
     assert GAME.player_view(state, None)["trusted"] == ["turn 1: Paul paid wood for B2: its cost is not entered"]
-    state = play(state, "command Anne Paul", "answer Paul build nothing")
+    state = play(dealt(facts=False), "command Anne Paul", "answer Paul build nothing")
     assert state.trusted[-1] == "turn 1: Paul could build nothing: not checked, 16 Building cards' costs are not entered"
     checked = play(dealt(), "command Anne Paul", "answer Paul build B2 pay cement tools", "command Anne Paul",
                    "answer Paul build nothing")
