@@ -8,7 +8,7 @@ exported and imported as JSON.
 
 Any game with such a table exposes a ``CARDS`` module (see
 :mod:`companion.games.fable.cardtable`): ``defaults()``, ``check_key``,
-``parse_field``, ``check_field``, ``merged(overrides)``, ``to_option`` and ``OPTION``.
+``parse_field``, ``check_field``, ``merged(overrides)``, ``to_option``, ``describe`` and ``OPTION``.
 Engines never read these files: :meth:`CardData.options` gives the setup option that
 carries the entries into a game, so a game replays with the facts it was played with.
 

@@ -1,7 +1,9 @@
 """What the seat LEDs, the status LED and the buzzer say about the game.
 
 * the current player's seat is lit; it pulses while the game waits for that
-  player's decision (Fandooble: whom the Fandooble steals from);
+  player's decision (Fandooble: whom the Fandooble steals from); a seat whose
+  answer the game waits for during someone else's turn pulses while the turn's
+  player stays lit (a player answering the command of the one whose turn it is);
 * a fast flash on the seat when a camera reading is refused (an ``alert``) or the
   player busts; a wipe (three red dragons) flashes every seat, blinks the status LED
   red and sounds the buzzer, so nobody misses it;
@@ -92,7 +94,8 @@ def scene_for(session, event=None) -> Scene:
         modes = tuple("blink" if i in winners else "off" for i in range(width))
         return Scene(modes, chase=fresh, beep="victory" if fresh else None)
     rules, state = session.rules, session.state
-    acting = rules.to_act(state) or tuple(p for p in (rules.current_player(state),) if p)
+    # Everyone the game waits for, and the player whose turn it is while others answer them.
+    acting = rules.to_act(state) + tuple(p for p in (rules.current_player(state),) if p)
     deciding = set(_seats(session, rules.deciding(state)))
     lit = set(_seats(session, acting))
     modes = tuple("pulse" if i in deciding else "on" if i in lit else "off" for i in range(width))

@@ -171,10 +171,13 @@ def _cannot_tell(game: games.Game, session, index: int, players: list[str], alte
     step = played[index]
     before = played[index - 1].after if index else session.initial
     rng = random.Random(index)
+    chances = [m for m in (game.random_chance(before, rng) for _ in range(8)) if m is not None]
     if step.player is None:
-        others = {m.to_text(): m for m in (game.random_chance(before, rng) for _ in range(8)) if m is not None}
+        others = {m.to_text(): m for m in chances}
     else:
-        others = {m.to_text(): m for m in game.legal_moves(before) or [] if game.mover(before, m) == step.player}
+        # A player's choices, and the cards they could have drawn (a draw that names its drawer).
+        others = {m.to_text(): m for m in (game.legal_moves(before) or []) + chances
+                  if game.mover(before, m) == step.player}
     others.pop(step.text, None)
     blind = set()
     for other in list(others.values())[:alternatives]:

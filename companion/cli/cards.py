@@ -10,6 +10,9 @@ Fields of a Fabled Fruit location: name, price (``3 grapes + 1 smoothie``, ``6 s
 ``special: ...``), action (the card's text), rule (an action the companion implements:
 draw2, banana_for_two, draw_and_swap3), signpost (yes/no), components (comma-separated:
 thief, fruit tokens, wild tokens, double-turn tokens, fruit-mix cards; or none).
+Bable (--game bable): B1-B16 name, cost (``2 stone + 1 wood``), details (``statue, doors``
+or none); R-stone, R-cement, R-tools, R-wood, W-build, W-gather, W-give, W-reveal and
+C1-C7 (Confusion effects) count.
 Entries live in the data directory and survive upgrades.
 """
 
@@ -26,7 +29,7 @@ from companion.errors import SetupError
 def register(sub) -> None:
     p = sub.add_parser(
         "cards",
-        help="show and fill in the card facts the rulebooks leave unknown (Fabled Fruit locations)",
+        help="show and fill in the card facts the rulebooks leave unknown (Fabled Fruit locations, Bable cards)",
         description=__doc__.replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -61,15 +64,6 @@ def _cards(args) -> CardData:
     return CardData(data_dir(args), args.game)
 
 
-def _line(entry: dict) -> str:
-    price = entry["price_text"] or "?"
-    components = "?" if entry["components"] is None else (", ".join(entry["components"]) or "none")
-    signpost = {True: "yes", False: "no", None: "?"}[entry["signpost"]]
-    mark = "ok" if entry["verified"] else "to fill in: " + ", ".join(entry["missing"])
-    return (f"#{entry['number']:<3} x{entry['copies']}  {entry['name'] or '?'}; price {price}; signpost {signpost}; "
-            f"components {components}; action: {entry['action']}  [{mark}]")
-
-
 def _show(args) -> int:
     cards = _cards(args)
     if args.number is not None:
@@ -77,7 +71,7 @@ def _show(args) -> int:
         if args.json:
             print_json(entry)
         else:
-            print(_line(entry))
+            print(cards.table.describe(entry))
             for field, source in entry["sources"].items():
                 if source:
                     print(f"    {field}: {source}")
@@ -89,7 +83,7 @@ def _show(args) -> int:
         print_json(merged)
         return 0
     for entry in merged.values():
-        print(_line(entry))
+        print(cards.table.describe(entry))
     left = len(cards.unverified())
     print(f"{len(cards.merged()) - left} cards complete, {left} with facts to fill in (companion cards set NUMBER FIELD=VALUE)")
     return 0
@@ -102,12 +96,14 @@ def _set(args) -> int:
         if not sep or not name.strip():
             raise SetupError(f"'{pair}': write FIELD=VALUE, e.g. \"price=3 grapes + 1 smoothie\"")
         fields[name.strip().lower()] = value
-    print(_line(_cards(args).set_text(args.number, fields)))
+    cards = _cards(args)
+    print(cards.table.describe(cards.set_text(args.number, fields)))
     return 0
 
 
 def _clear(args) -> int:
-    print(_line(_cards(args).clear(args.number, args.fields or None)))
+    cards = _cards(args)
+    print(cards.table.describe(cards.clear(args.number, args.fields or None)))
     return 0
 
 

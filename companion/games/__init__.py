@@ -76,8 +76,10 @@ class Game:
     ``CARDS``
         The card-fact table players fill in from their own cards (the Cards page and
         ``companion cards``), or None. It offers ``defaults()``, ``check_key(key)``,
-        ``parse_field(field, text)``, ``check_field(field, value)``, ``merged(overrides)``
-        and ``to_option(overrides)``; ``OPTION`` names the setup option that carries the facts.
+        ``parse_field(field, text)``, ``check_field(field, value)``, ``merged(overrides)``,
+        ``to_option(overrides)`` and ``describe(entry)`` (one line of ``companion cards show``);
+        ``OPTION`` names the setup option that carries the facts. An entry's JSON holds the
+        fields that apply to it (a table with several kinds of card omits the others).
     ``CAMERA``
         What the camera reads for this game: ``"cards"`` (tagged cards), ``"dice"`` (dice in
         the tray) or None (played on the dashboard).

@@ -276,6 +276,14 @@ const TC = (() => {
     if (!seconds) return "";
     return new Date(seconds * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   }
+  // How a game ended, in words: a cooperative game is won or lost by everyone together.
+  function outcomeText(game) {
+    const o = game.outcome;
+    if (!o) return "";
+    if (o.lost) return `You all lost: ${o.reason}`;
+    if (game.cooperative) return `You all won: ${o.reason}`;
+    return `${o.winners.join(" and ")} won: ${o.reason}`;
+  }
   const percent = (p) => `${(100 * p).toFixed(p < 0.1 ? 1 : 0)}%`;
 
   // -- charts: inline SVG, drawn here (no library, no network) --
@@ -376,6 +384,6 @@ const TC = (() => {
   document.addEventListener("DOMContentLoaded", start);
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
-           lineChart, barChart, legend, percent, clock, get snapshot() { return snapshot; }, PALETTE,
+           lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
            games, gameInfo, applyPatch };
 })();

@@ -1,4 +1,4 @@
-// Card data: every game's card table (Fabled Fruit's locations first), unverified entries marked,
+// Card data: every game's card table (the game in play's first), unverified entries marked,
 // each editable with the text printed on the card; export and import of the players' entries.
 "use strict";
 (() => {
@@ -7,11 +7,14 @@
 
   async function loadTables() {
     const tables = await getJSON("/api/cards");
-    $("card-game").replaceChildren(...tables.map((t) => el("option", { value: t.game, text: `${t.game === "fable" ? "Fabled Fruit" : t.game}: ${t.entries} (${t.unverified} with unknown facts)` })));
+    $("card-game").replaceChildren(...tables.map((t) => el("option", { value: t.game, text: `${TC.gameInfo(t.game).title}: ${t.entries} (${t.unverified} with unknown facts)` })));
     if (!tables.length) {
       $("card-summary").textContent = "No game with a card table is installed.";
       return;
     }
+    // The game in play first: its cards are the ones on the table.
+    const playing = TC.snapshot.game && tables.find((t) => t.game === TC.snapshot.game.game);
+    if (playing) $("card-game").value = playing.game;
     await load();
   }
 
@@ -24,9 +27,11 @@
     render();
   }
 
+  // A field an entry does not have (a table with several kinds of card) is null: nothing to show or fill in.
   const text = (field, entry) => {
+    if (!(field in entry)) return null;
     const value = entry[field];
-    if (field === "price") return entry.price_text || "";
+    if (`${field}_text` in entry) return entry[`${field}_text`] || "";
     if (field === "components") return value ? (value.length ? value.join(", ") : "none") : "";
     if (field === "signpost") return value === true ? "yes" : value === false ? "no" : "";
     if (field === "action") return value === "unknown" ? "" : value || "";
@@ -37,12 +42,14 @@
     const only = $("only-unverified").checked;
     const fields = data.fields;
     const rows = [];
-    for (const [key, entry] of Object.entries(data.entries)) {
+    const order = new Intl.Collator(undefined, { numeric: true });
+    for (const [key, entry] of Object.entries(data.entries).sort((a, b) => order.compare(a[0], b[0]))) {
       if (only && entry.verified) continue;
       const entered = data.entered.includes(key);
       rows.push(el("tr", { class: entry.verified ? "" : "unverified", dataset: { key } },
-        el("td", {}, el("b", { text: key }), entry.copies ? el("div", { class: "meta", text: `${entry.copies} copies` }) : null),
-        fields.map((f) => el("td", { text: text(f, entry) || "?" })),
+        el("td", {}, el("b", { text: key }), entry.copies ? el("div", { class: "meta", text: `${entry.copies} copies` }) : null,
+          entry.about ? el("div", { class: "meta", text: entry.about }) : null),
+        fields.map((f) => text(f, entry) === null ? el("td", { class: "na", text: "" }) : el("td", { text: text(f, entry) || "?" })),
         el("td", {},
           entry.verified ? el("span", { text: "✓" }) : el("span", { class: "tag-unverified", text: `unverified: ${(entry.missing || []).join(", ")}` }),
           entered ? el("div", { class: "tag-entered", text: "filled in by you" }) : null,
@@ -66,8 +73,8 @@
       const done = await act(`/api/cards/${encodeURIComponent(data.game)}/${encodeURIComponent(key)}`, { fields });
       if (done) { say(`${key} saved${done.applies === "next_game" ? ": the next game uses it" : ""}.`); await load(); }
     } });
-    for (const f of data.fields) {
-      inputs[f] = el("input", { name: f, value: text(f, entry), placeholder: f === "price" ? "3 grapes + 1 smoothie" : f === "signpost" ? "yes or no" : f === "components" ? "none, or names separated by commas" : "", autocapitalize: "off" });
+    for (const f of data.fields.filter((name) => name in entry)) {
+      inputs[f] = el("input", { name: f, value: text(f, entry), placeholder: { price: "3 grapes + 1 smoothie", signpost: "yes or no", components: "none, or names separated by commas", cost: "2 stone + 1 wood", details: "statue, doors (or none)", count: "a whole number" }[f] || "", autocapitalize: "off" });
       form.append(el("label", { text: f }), inputs[f]);
     }
     form.append(el("div", { class: "row" }, el("button", { type: "submit", text: "Save" }),

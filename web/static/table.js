@@ -11,7 +11,7 @@
     $("turn").textContent = !state ? "Start a game on the Setup page." : state.over ? "Game over" : (state.current ? `${state.current}'s turn` : "");
     const outcome = $("outcome");
     outcome.hidden = !(game && game.outcome);
-    if (game && game.outcome) outcome.textContent = `${game.outcome.winners.join(" and ")} won: ${game.outcome.reason}`;
+    if (game && game.outcome) outcome.textContent = TC.outcomeText(game);
     const page = game ? TC.gameInfo(game.game).page : null;
     $("game-link").replaceChildren(page ? el("a", { href: page, text: `Open the ${titleOf(game.game)} page →` }) : "");
     renderPlayers(state);

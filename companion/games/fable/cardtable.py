@@ -73,3 +73,13 @@ def merged(overrides: Mapping[str, Mapping[str, Any]]) -> dict[str, dict]:
 def to_option(overrides: Mapping[str, Mapping[str, Any]] | None) -> str:
     """The setup option value: every known fact pinned, so the game replays the same after upgrades."""
     return cards.pin(overrides, components=data()["components"])
+
+
+def describe(entry: Mapping[str, Any]) -> str:
+    """One line for ``companion cards show``."""
+    price = entry["price_text"] or "?"
+    components = "?" if entry["components"] is None else (", ".join(entry["components"]) or "none")
+    signpost = {True: "yes", False: "no", None: "?"}[entry["signpost"]]
+    mark = "ok" if entry["verified"] else "to fill in: " + ", ".join(entry["missing"])
+    return (f"#{entry['number']:<3} x{entry['copies']}  {entry['name'] or '?'}; price {price}; signpost {signpost}; "
+            f"components {components}; action: {entry['action']}  [{mark}]")
