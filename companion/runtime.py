@@ -311,7 +311,7 @@ class Runtime:
             session = self._require_session()
             if (known := self.log.retried(event_id, session.session_id, RESOLVE)) is not None:
                 return known
-            alert = next((a for a in self.pending_alerts() if a["event_id"] == alert_id), None)
+            alert = next((a for a in self.pending_alerts() if alert_id in a["ids"]), None)
             if alert is None:
                 raise IllegalMove("that alert is already resolved or does not exist")
             if resolution == "accept":
@@ -329,10 +329,27 @@ class Runtime:
                 raise IllegalMove(f"'{resolution}' is not a way to resolve an alert: accept, correct or dismiss")
             return session.note(
                 RESOLVE, f"{resolution} {alert['text']}", source=source,
-                payload={"target": alert_id, "resolution": resolution, "move": move}, event_id=event_id,
+                payload={"target": alert_id, "targets": alert["ids"], "resolution": resolution, "move": move},
+                event_id=event_id,
             )
 
         return self.call(resolve)
+
+    def dismiss_all_alerts(self, *, source: str, event_id: str | None = None) -> Event | None:
+        """Dismiss every pending alert at once (one event); None when there was none."""
+
+        def dismiss() -> Event | None:
+            self._heard("dismiss_all_alerts", source=source, event_id=event_id)
+            session = self._require_session()
+            if (known := self.log.retried(event_id, session.session_id, RESOLVE)) is not None:
+                return known
+            ids = [i for alert in self.pending_alerts() for i in alert["ids"]]
+            if not ids:
+                return None
+            return session.note(RESOLVE, f"dismiss all {len(ids)} alerts", source=source,
+                                payload={"targets": ids, "resolution": "dismiss", "move": None}, event_id=event_id)
+
+        return self.call(dismiss)
 
     def observe(self, observation: Any) -> Future:
         """Hand a stable observation of the table (cards or dice) to the game's referee.

@@ -478,10 +478,30 @@ class Session:
             return self.note(RELEASE, f"{name}'s seat was released", source=source, payload={"player": name})
 
     def pending_alerts(self) -> list[dict]:
-        """The alerts nobody has resolved yet, oldest first."""
+        """The alerts nobody has resolved yet, oldest first, the same alert said again merged into one.
+
+        Alerts of the same kind about the same thing (same source, same words, same proposed
+        move: a camera that keeps seeing the same stray card) are one alert: the latest one's
+        fields, with ``count``, ``first_time`` and ``ids`` (every merged alert; resolving the
+        merged alert resolves them all)."""
         events = self.events
-        resolved = {e.payload.get("target") for e in events if e.kind == RESOLVE}
-        return [e.to_json() for e in events if e.kind == ALERT and e.event_id not in resolved]
+        resolved: set = set()
+        for e in events:
+            if e.kind == RESOLVE:
+                resolved.add(e.payload.get("target"))
+                resolved.update(e.payload.get("targets") or ())
+        merged: dict[tuple, dict] = {}
+        for e in events:
+            if e.kind != ALERT or e.event_id in resolved:
+                continue
+            key = (e.source, e.text, (e.payload or {}).get("move"))
+            earlier = merged.pop(key, None)  # popped and put back: the dict stays ordered by latest time
+            alert = e.to_json()
+            alert["count"] = 1 + (earlier["count"] if earlier else 0)
+            alert["first_time"] = earlier["first_time"] if earlier else alert["time"]
+            alert["ids"] = (earlier["ids"] if earlier else []) + [e.event_id]
+            merged[key] = alert
+        return list(merged.values())
 
     # -- subscribers ------------------------------------------------------------
 

@@ -162,6 +162,28 @@ def test_resolving_an_alert_twice_is_a_409(client, runtime):
     assert response.status_code == 409 and "already resolved" in response.get_json()["error"]
 
 
+def test_the_same_alert_said_again_is_one_alert_with_its_count_and_latest_time(client, runtime):
+    start_fandooble(client)
+    repeated = [_alert(runtime) for _ in range(30)]
+    other = runtime.raise_alert("the light is too dim to read the dice", source="camera")
+    alerts = client.get("/api/state").get_json()["alerts"]
+    assert [(a["text"], a["count"]) for a in alerts] == [("expected 3 dice, saw 4", 30),
+                                                         ("the light is too dim to read the dice", 1)]
+    assert alerts[0]["event_id"] == repeated[-1].event_id and alerts[0]["first_time"] == repeated[0].time
+    # Dismissing the merged alert (by any of its ids) dismisses all thirty.
+    response = client.post(f"/api/alerts/{repeated[3].event_id}/resolve", json={"resolution": "dismiss"})
+    assert [a["event_id"] for a in response.get_json()["state"]["alerts"]] == [other.event_id]
+
+
+def test_dismiss_all_clears_the_panel_in_one_step(client, runtime):
+    start_fandooble(client)
+    for n in range(5):
+        runtime.raise_alert(f"die {n} could not be read", source="camera")
+    response = client.post("/api/alerts/dismiss-all", json={})
+    assert response.status_code == 200 and response.get_json()["state"]["alerts"] == []
+    assert client.post("/api/alerts/dismiss-all", json={}).get_json()["event"] is None  # nothing left: no event
+
+
 def test_moves_need_a_game_in_play(client):
     for path, body in (("/api/move", {"move": "bank"}), ("/api/undo", {}), ("/api/redo", {}),
                        ("/api/correct", {"target": "x", "move": "bank"})):

@@ -188,6 +188,16 @@ def resolve_alert(alert_id: str):
     return _changed(event)
 
 
+@bp.post("/alerts/dismiss-all")
+def dismiss_all_alerts():
+    """Dismiss every pending alert at once (the panel's "Dismiss all")."""
+    data = json_body()
+    event = runtime().dismiss_all_alerts(source=SOURCE, event_id=text(data, "event_id", required=False, max_len=64))
+    if event is None:
+        return jsonify(event=None, state=runtime().snapshot(viewer())), 200
+    return _changed(event)
+
+
 # -- the game master's lock ---------------------------------------------------------
 
 

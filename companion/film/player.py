@@ -92,6 +92,8 @@ class Inputs:
         elif kind == "resolve_alert":
             rt.resolve_alert(self._event_id(args["alert"]), args["resolution"], source=source,
                              move=args.get("move"), event_id=event_id, entrant=entrant)
+        elif kind == "dismiss_all_alerts":
+            rt.dismiss_all_alerts(source=source, event_id=event_id)
         elif kind == "claim_seat":
             rt.claim_seat(args["player"], args["claim"], source=source)
         elif kind == "release_seat":

@@ -39,8 +39,8 @@ class FilmError(CompanionError):
 @dataclass(frozen=True)
 class FilmInput:
     """Something a person (or the demo's script) entered: ``kind`` names the runtime's input
-    (``play``, ``undo``, ``redo``, ``correct``, ``resolve_alert``, ``raise_alert``, ``open``,
-    ``new_game`` or a start registered with the player); it is delivered after frame ``frame``
+    (``play``, ``undo``, ``redo``, ``correct``, ``resolve_alert``, ``dismiss_all_alerts``,
+    ``raise_alert``, ``open``, ``new_game`` or a start registered with the player); it is delivered after frame ``frame``
     has been taken in full (0: before the first frame)."""
 
     frame: int
