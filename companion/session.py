@@ -590,13 +590,20 @@ class Session:
             entry["payload"] = {}
         return entry
 
-    def legal_moves(self, viewer: str | None = None) -> list | None:
+    def legal_moves(self, viewer: str | None = None, *, instead_of: str | None = None) -> list | None:
         """The moves allowed now that ``viewer`` may enter (None when they cannot be listed).
 
         A seat's phone lists its own moves and the table's; the shared screen lists the table's
-        and those of every player whose seat no phone holds (it enters them)."""
+        and those of every player whose seat no phone holds (it enters them). ``instead_of``
+        (a move's event id): the moves that were allowed in its place, for a correction."""
         with self._lock:
             state = self.state
+            if instead_of is not None:
+                played = self._replay.played
+                index = next((i for i, p in enumerate(played) if p.event_id == instead_of), None)
+                if index is None:
+                    raise IllegalMove("that move is not in effect: only a move in effect can be corrected")
+                state = played[index - 1].after if index else self.initial
         moves = self.rules.legal_moves(state)
         if moves is None:
             return None

@@ -106,6 +106,17 @@ def test_correcting_a_misread_roll(client, runtime):
     assert response.get_json()["event"]["text"] == "correct roll CCGF -> roll CCCF"
 
 
+def test_a_correction_offers_the_moves_allowed_in_the_misread_moves_place(client, runtime):
+    start_fandooble(client, ["Lola", "Grace", "Paul"])
+    first = runtime.play("roll CCCF", source="camera")
+    client.post("/api/move", json={"move": "steal Paul"})
+    choices = client.get(f"/api/game/legal?instead_of={first.event_id}").get_json()
+    assert "roll CCGF" in choices["moves"] and "steal Paul" not in choices["moves"]
+    assert choices["count"] == len(choices["moves"])
+    response = client.get("/api/game/legal?instead_of=nonsense")
+    assert response.status_code == 409 and "not in effect" in response.get_json()["error"]
+
+
 def test_a_correction_that_makes_later_moves_illegal_is_refused(client, runtime):
     start_fandooble(client, ["Lola", "Grace", "Paul"])
     first = runtime.play("roll CCCF", source="camera")

@@ -7,7 +7,7 @@ every other page gets it from the event stream.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 
 from companion.errors import IllegalMove
 from web import security
@@ -24,6 +24,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 SOURCE = "dashboard"
 MAX_LEGAL_SHOWN = 40
+MAX_CHOICES_SHOWN = 300  # a correction's choices: every roll of a Fandooble turn fits
 
 
 def _changed(event) -> tuple:
@@ -80,15 +81,20 @@ def past_games():
 @bp.get("/game/legal")
 def legal():
     """The moves allowed now that this phone may enter, in text form, when the game can list them
-    (``moves`` is null otherwise); ``end_turn`` is what the "next turn" button would play."""
+    (``moves`` is null otherwise); ``end_turn`` is what the "next turn" button would play.
+    ``?instead_of=EVENT_ID``: the moves allowed in that move's place (the choices of a correction)."""
     session = runtime().session
     if session is None:
         return jsonify(moves=None, count=0, end_turn=None)
     end_turn = _end_turn_move(session)
-    moves = session.legal_moves(viewer())
+    instead_of = request.args.get("instead_of") or None
+    if instead_of is not None and len(instead_of) > 64:
+        raise IllegalMove("that move is not in effect: only a move in effect can be corrected")
+    moves = session.legal_moves(viewer(), instead_of=instead_of)
     if moves is None:
         return jsonify(moves=None, count=0, end_turn=end_turn)
-    return jsonify(moves=[m.to_text() for m in moves[:MAX_LEGAL_SHOWN]], count=len(moves), end_turn=end_turn)
+    shown = MAX_CHOICES_SHOWN if instead_of is not None else MAX_LEGAL_SHOWN
+    return jsonify(moves=[m.to_text() for m in moves[:shown]], count=len(moves), end_turn=end_turn)
 
 
 def _end_turn_move(session) -> str | None:
