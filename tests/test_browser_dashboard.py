@@ -156,7 +156,8 @@ def test_an_alert_is_resolved_on_any_page(dashboard, page, runtime):
     runtime.raise_alert("a die is cocked", source="camera")
     page.wait_for_selector("#alerts .alert >> text=a die is cocked")
     page.click("#alerts button >> text=Correct")
-    page.fill("#alerts .correct-row input", "roll CCK")  # the knight counters the green dragon held
+    # The engine's legal moves to choose from; the knight counters the green dragon held.
+    page.select_option("#alerts .correct-row select", "roll CCK")
     page.click("#alerts .correct-row button")
     page.wait_for_selector("#alerts", state="hidden")
     until(page, "document.getElementById('loot').textContent === '5'")
@@ -369,7 +370,7 @@ def test_a_purchase_seen_by_the_camera_appears_on_the_fable_page(dashboard, page
     # A change where no animal stands waits for a person.
     runtime.observe(_table({**tops, 1: 2, 7: 1, 3: 2})).result(5)
     page.wait_for_selector("#alerts .alert >> text=3")
-    page.click("#alerts button >> text=Dismiss")
+    page.click("#alerts .alert button >> text=Dismiss")
     page.wait_for_selector("#alerts", state="hidden")
     # Undo takes back the draw: stack 7 leaves the display on every phone.
     page.click("#undo")

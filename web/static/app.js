@@ -33,6 +33,28 @@ const TC = (() => {
   const svg = (tag, attrs, ...children) => build(document.createElementNS(SVG_NS, tag), attrs, children);
   const $ = (id) => document.getElementById(id);
 
+  // Rebuild part of a page without losing what a player is doing there: every element marked
+  // data-keep="KEY" gets back its typed value, its open state (details) and the focus with the caret.
+  function keeping(container, rebuild) {
+    const kept = new Map();
+    let focused = null;
+    for (const node of container.querySelectorAll("[data-keep]")) {
+      kept.set(node.dataset.keep, { value: node.value, open: node.open });
+      if (node === document.activeElement) focused = { key: node.dataset.keep, start: node.selectionStart, end: node.selectionEnd };
+    }
+    rebuild();
+    for (const node of container.querySelectorAll("[data-keep]")) {
+      const was = kept.get(node.dataset.keep);
+      if (!was) continue;
+      if (node.tagName === "DETAILS") node.open = was.open;
+      else if (typeof was.value === "string" && was.value !== node.value) node.value = was.value;
+      if (focused && focused.key === node.dataset.keep) {
+        node.focus({ preventScroll: true });
+        if (focused.start !== null && node.setSelectionRange) node.setSelectionRange(focused.start, focused.end);
+      }
+    }
+  }
+
   // -- messages --
   let toastTimer = null;
   function say(text, kind = "info") {
@@ -54,18 +76,24 @@ const TC = (() => {
     }
   }
   // A patch from the event stream (web/patch.py): set, del and splice operations on paths.
+  // Only the objects on a changed path are copied: every untouched part keeps its identity, so a
+  // page can tell at once that e.g. the game did not change when only the camera's health did.
   function applyPatch(doc, ops) {
-    const copy = structuredClone(doc);
-    let root = copy;
+    const shallow = (value) => (Array.isArray(value) ? value.slice() : { ...value });
+    let root = doc;
     for (const op of ops) {
       const [kind, path] = op;
       if (!path.length) {
-        if (kind === "set") root = structuredClone(op[2]);
+        if (kind === "set") root = op[2];
         else if (kind === "splice") root = root.slice(op[2]).concat(op[3]);
         continue;
       }
+      root = shallow(root);
       let parent = root;
-      for (const key of path.slice(0, -1)) parent = parent[key];
+      for (const key of path.slice(0, -1)) {
+        parent[key] = shallow(parent[key]);
+        parent = parent[key];
+      }
       const last = path[path.length - 1];
       if (kind === "set") parent[last] = op[2];
       else if (kind === "del") delete parent[last];
@@ -82,9 +110,19 @@ const TC = (() => {
     me.textContent = snap.viewer ? `${snap.viewer}'s phone` : "";
   }
 
-  function onState(fn) {
-    listeners.push(fn);
-    try { fn(snapshot); } catch (err) { console.error(err); }
+  // Call fn(snapshot) now and after every change; with parts ("game", "alerts", ...), only when one
+  // of those parts of the state changed: a page is not rebuilt for a camera or LED update, so an
+  // open form, a focused input and the scroll position stay as they are.
+  function onState(fn, ...parts) {
+    let seen = null;
+    const listener = !parts.length ? fn : (snap) => {
+      const key = JSON.stringify(parts.map((part) => snap[part]));
+      if (key === seen) return;
+      seen = key;
+      fn(snap);
+    };
+    listeners.push(listener);
+    try { listener(snapshot); } catch (err) { console.error(err); }
   }
 
   // -- requests --
@@ -229,32 +267,106 @@ const TC = (() => {
   });
 
   // -- alerts, shown on every page --
+  // The same alert said again arrives merged, with its count. The panel shows the newest few; the
+  // rest wait under "older alerts". Cards are kept by alert and updated in place, so a correction
+  // being typed survives new alerts arriving.
+  const ALERTS_SHOWN = 3;
+  const alertCards = new Map();
+  let olderBox = null;
   function renderAlerts(snap) {
     const box = $("alerts");
-    const alerts = snap.alerts || [];
+    const alerts = (snap.alerts || []).slice().reverse();  // newest first
     box.hidden = alerts.length === 0;
-    box.replaceChildren();
-    if (!alerts.length) return;
-    box.append(el("h2", { text: alerts.length === 1 ? "1 thing needs a person" : `${alerts.length} things need a person` }));
-    for (const alert of alerts) box.append(alertCard(alert));
+    if (!alerts.length) { box.replaceChildren(); alertCards.clear(); olderBox = null; return; }
+    if (!box.querySelector("h2")) {
+      olderBox = el("details", { class: "older-alerts" }, el("summary"), el("div", { class: "older-list" }));
+      box.replaceChildren(
+        el("div", { class: "row alerts-head" }, el("h2"),
+          el("button", { type: "button", class: "secondary small", id: "dismiss-all", text: "Dismiss all", onclick: () =>
+            act("/api/alerts/dismiss-all", { event_id: newEventId() }) })),
+        el("div", { class: "newest-alerts" }), olderBox);
+    }
+    const total = alerts.reduce((n, a) => n + (a.count || 1), 0);
+    box.querySelector("h2").textContent = alerts.length === 1 ? "1 thing needs a person" : `${alerts.length} things need a person`;
+    box.querySelector("#dismiss-all").hidden = total < 2;
+    const keep = new Set();
+    const newest = box.querySelector(".newest-alerts");
+    const older = olderBox.querySelector(".older-list");
+    alerts.forEach((alert, i) => {
+      const key = alert.ids ? alert.ids[0] : alert.event_id;
+      keep.add(key);
+      let card = alertCards.get(key);
+      if (!card) { card = alertCard(); alertCards.set(key, card); }
+      card.update(alert);
+      place(i < ALERTS_SHOWN ? newest : older, card.node, i < ALERTS_SHOWN ? i : i - ALERTS_SHOWN);
+    });
+    for (const [key, card] of alertCards) if (!keep.has(key)) { card.node.remove(); alertCards.delete(key); }
+    olderBox.hidden = alerts.length <= ALERTS_SHOWN;
+    olderBox.querySelector("summary").textContent = `${alerts.length - ALERTS_SHOWN} older alert${alerts.length - ALERTS_SHOWN === 1 ? "" : "s"}`;
   }
-  function alertCard(alert) {
-    const proposed = alert.payload && alert.payload.move;
-    const correction = el("input", { type: "text", value: proposed || "", "aria-label": "What really happened (a move)", autocapitalize: "off" });
-    const correctRow = el("form", { class: "row correct-row", hidden: true, onsubmit: (ev) => {
+  // Put node at index in parent, moving it only if it is elsewhere (a moved node loses the focus).
+  function place(parent, node, index) {
+    if (parent.children[index] !== node) parent.insertBefore(node, parent.children[index] || null);
+  }
+  function alertCard() {
+    let alert = null;
+    const resolve = (body) => act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { ...body, event_id: newEventId() });
+    const text = el("p", { class: "alert-text" });
+    const meta = el("p", { class: "meta" });
+    const accept = el("button", { type: "button", class: "accept", text: "Accept", onclick: () => resolve({ resolution: "accept" }) });
+    const chooser = moveChooser();
+    const correctRow = el("form", { class: "correct-row", hidden: true, onsubmit: (ev) => {
       ev.preventDefault();
-      act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { resolution: "correct", move: correction.value, event_id: newEventId() });
-    } }, correction, el("button", { type: "submit", text: "Apply" }));
-    return el("article", { class: "alert", dataset: { id: alert.event_id } },
-      el("p", { class: "alert-text", text: alert.text }),
-      el("p", { class: "meta", text: `${alert.source} · ${clock(alert.time)}${proposed ? ` · proposed: ${proposed}` : ""}` }),
-      el("div", { class: "row" },
-        proposed ? el("button", { type: "button", class: "accept", text: "Accept", onclick: () =>
-          act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { resolution: "accept", event_id: newEventId() }) }) : null,
-        el("button", { type: "button", class: "secondary", text: "Correct", onclick: () => { correctRow.hidden = !correctRow.hidden; correction.focus(); } }),
-        el("button", { type: "button", class: "secondary", text: "Dismiss", onclick: () =>
-          act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { resolution: "dismiss", event_id: newEventId() }) })),
+      if (chooser.value()) resolve({ resolution: "correct", move: chooser.value() });
+    } }, chooser.node, el("button", { type: "submit", text: "Apply" }));
+    const node = el("article", { class: "alert" }, text, meta,
+      el("div", { class: "row" }, accept,
+        el("button", { type: "button", class: "secondary", text: "Correct", onclick: () => {
+          correctRow.hidden = !correctRow.hidden;
+          if (!correctRow.hidden) chooser.load({ proposed: alert.payload && alert.payload.move });
+        } }),
+        el("button", { type: "button", class: "secondary", text: "Dismiss", onclick: () => resolve({ resolution: "dismiss" }) })),
       correctRow);
+    function update(next) {
+      alert = next;
+      const proposed = alert.payload && alert.payload.move;
+      const count = alert.count || 1;
+      node.dataset.id = alert.event_id;
+      text.textContent = alert.text;
+      meta.textContent = [alert.source, count > 1 ? `${count} times, ${clock(alert.first_time)}–${clock(alert.time)}` : clock(alert.time),
+        proposed ? `proposed: ${proposed}` : ""].filter(Boolean).join(" · ");
+      accept.hidden = !proposed;
+    }
+    return { node, update };
+  }
+
+  // A correction's choices: the moves the game allows there (the engine lists them), picked from a
+  // list; only a game that cannot list its moves gets a text field for the move's written form.
+  function moveChooser({ insteadOf = null, label = "What really happened" } = {}) {
+    const select = el("select", { "aria-label": label, hidden: true });
+    const input = el("input", { type: "text", "aria-label": `${label} (a move as written in the log)`, autocapitalize: "off", hidden: true });
+    const node = el("span", { class: "move-chooser" }, select, input);
+    let loaded = false;
+    async function load({ proposed = null, current = null } = {}) {
+      if (loaded) return;
+      loaded = true;
+      let legal = null;
+      try {
+        legal = await api(`/api/game/legal${insteadOf ? `?instead_of=${encodeURIComponent(insteadOf)}` : ""}`, undefined, { method: "GET", quiet: true });
+      } catch (err) { legal = null; }
+      const moves = legal && legal.moves ? legal.moves.filter((m) => m !== current) : null;
+      if (moves && moves.length) {
+        select.replaceChildren(...moves.map((m) => el("option", { value: m, text: m, selected: m === proposed })));
+        select.hidden = false;
+        select.focus();
+      } else {
+        input.value = proposed || "";
+        input.hidden = false;
+        input.focus();
+      }
+    }
+    const value = () => (select.hidden ? input.value.trim() : select.value);
+    return { node, load, value };
   }
 
   // -- undo / redo --
@@ -370,11 +482,11 @@ const TC = (() => {
 
   // -- start --
   function start() {
-    onState(renderMe);
-    onState(renderBanner);
-    onState(renderAlerts);
+    onState(renderMe, "viewer");
+    onState(renderBanner, "health", "problems");
+    onState(renderAlerts, "alerts");
     if ($("undo")) {
-      onState(renderUndo);
+      onState(renderUndo, "game");
       $("undo").addEventListener("click", () => act("/api/undo", { event_id: newEventId() }));
       $("redo").addEventListener("click", () => act("/api/redo", { event_id: newEventId() }));
     }
@@ -385,5 +497,5 @@ const TC = (() => {
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
            lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
-           games, gameInfo, applyPatch };
+           games, gameInfo, applyPatch, moveChooser, keeping };
 })();

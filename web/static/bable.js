@@ -352,5 +352,5 @@
     if (text && await play(text)) $("move-text").value = "";
   });
 
-  onState(render);
+  onState(render, "game");
 })();

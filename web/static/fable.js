@@ -88,12 +88,19 @@
   const stackOf = (s, n) => s.stacks.find((x) => x.number === n);
   const locationLabel = (stack) => `${stack.number}${stack.location.name ? ` · ${stack.location.name}` : ""}`;
 
+  // The open form (an action being written, a price, the entry fee) stays open while the decision
+  // is the same one: only a new player, phase or turn closes it.
+  let decision = null;
   function renderChoices(s) {
     const box = $("choice-buttons");
     box.replaceChildren();
-    $("action-form").hidden = true;
-    $("buy-form").hidden = true;
-    $("fee-choice").hidden = true;
+    const now = JSON.stringify([s.current, s.phase, s.round, s.players.map((p) => p.turns)]);
+    if (now !== decision) {
+      decision = now;
+      $("action-form").hidden = true;
+      $("buy-form").hidden = true;
+      $("fee-choice").hidden = true;
+    }
     $("choices").hidden = s.over;
     if (s.over) return;
     $("choices-title").textContent = `${s.current}'s choice`;
@@ -170,7 +177,7 @@
   // -- the display --
   function renderStacks(s) {
     const me = s.players.find((p) => p.name === s.current);
-    $("stacks").replaceChildren(...s.stacks.map((stack) => {
+    TC.keeping($("stacks"), () => $("stacks").replaceChildren(...s.stacks.map((stack) => {
       const loc = stack.location;
       const here = me && me.location === stack.number;
       return el("article", { class: `stack${here ? " here" : ""}${loc.verified ? "" : " unverified"}`, dataset: { location: stack.number } },
@@ -183,7 +190,7 @@
         el("div", { class: "who", text: stack.animals.length ? `here: ${stack.animals.join(", ")}` : "" }),
         el("div", { class: "meta", text: `top ${stack.cards[0]}` }),
         loc.missing && loc.missing.some((f) => ["name", "price", "action"].includes(f)) ? fillIn(stack) : null);
-    }));
+    })));
   }
 
   function fillIn(stack) {
@@ -199,18 +206,19 @@
       if (done) say(done.applies === "next_game" ? `Location ${stack.number} saved: this game keeps the facts it started with; the next game uses yours.` : `Location ${stack.number} saved.`);
     } });
     for (const f of missing) {
-      inputs[f] = el("input", { "aria-label": `${f} of location ${stack.number}`, placeholder: `${f}: ${hints[f]}`, name: f, autocapitalize: "off" });
+      inputs[f] = el("input", { "aria-label": `${f} of location ${stack.number}`, placeholder: `${f}: ${hints[f]}`, name: f, autocapitalize: "off",
+        dataset: { keep: `fill-${stack.number}-${f}` } });
       form.append(inputs[f]);
     }
     form.append(el("button", { type: "submit", class: "small", text: "Save" }));
-    return el("details", {}, el("summary", { text: "unknown: fill in" }), form);
+    return el("details", { dataset: { keep: `fill-${stack.number}` } }, el("summary", { text: "unknown: fill in" }), form);
   }
 
   function renderPlayers(s) {
     $("players").replaceChildren(el("table", {},
       el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { class: "num", text: "At" }), el("th", { class: "num", text: "Juices" }), el("th", { class: "num", text: "Fruits" }), el("th", { class: "num", text: "Turns" }))),
       el("tbody", {}, s.players.map((p) => el("tr", { class: p.name === s.current ? "current" : "" },
-        el("td", { text: `${p.name}${p.name === s.start_player ? " ★" : ""}${p.name === s.last_turn ? " (last turn)" : ""}` }),
+        el("td", { text: `${p.name}${p.name === s.start_player ? " ★" : ""}${s.final_round && p.name === s.last_turn ? " (last turn)" : ""}` }),
         el("td", { class: "num", text: p.location ?? "–" }),
         el("td", { class: "num", text: p.juices }),
         el("td", { class: "num", text: p.fruits }),
@@ -225,5 +233,5 @@
     if ($("move").value.trim() && await play($("move").value.trim())) $("move").value = "";
   });
 
-  onState(render);
+  onState(render, "game");
 })();

@@ -152,5 +152,5 @@
     return act("/api/move", { move, event_id: newEventId() });
   }
 
-  onState(render);
+  onState(render, "game");
 })();

@@ -4,6 +4,14 @@
   const { el, $, act, getJSON, onState, newEventId } = TC;
 
 
+  // The game's parts are rebuilt only when the game changed; the camera, health and LED parts on
+  // their own (they change often while the camera runs, and would close an open correction).
+  function renderMachine(snap) {
+    renderLeds(snap.leds, snap.game ? snap.game.state : null);
+    renderHealth(snap.health || {});
+    renderVision(snap.vision);
+  }
+
   function render(snap) {
     const game = snap.game;
     const state = game ? game.state : null;
@@ -16,8 +24,6 @@
     $("game-link").replaceChildren(page ? el("a", { href: page, text: `Open the ${titleOf(game.game)} page →` }) : "");
     renderPlayers(state);
     renderLeds(snap.leds, state);
-    renderHealth(snap.health || {});
-    renderVision(snap.vision);
     renderLog(game);
     refreshQuickMoves(game);
   }
@@ -103,22 +109,42 @@
     for (const text of found) warnings.append(el("li", { text }));
   }
 
+  // A move being corrected keeps its open form through every update (the node is put back in place).
+  let correcting = null;  // { eventId, form }
   function renderLog(game) {
     const log = $("log");
     log.replaceChildren();
     if (!game) return;
     for (const e of game.log.slice().reverse()) {
-      const correct = e.kind === "move" ? el("button", { type: "button", class: "small secondary", text: "Correct", onclick: () => correctMove(e) }) : null;
-      log.append(el("li", { class: `kind-${e.kind}`, dataset: { id: e.event_id } },
+      const correct = e.kind === "move" ? el("button", { type: "button", class: "small secondary", text: "Correct", onclick: () => correctMove(e, item) }) : null;
+      const item = el("li", { class: `kind-${e.kind}`, dataset: { id: e.event_id } },
         el("span", { class: "text", text: e.text }),
         el("span", { class: `src src-${e.source}`, text: e.source }),
-        el("span", { class: "meta", text: TC.clock(e.time) }), correct));
+        el("span", { class: "meta", text: TC.clock(e.time) }), correct,
+        correcting && correcting.eventId === e.event_id ? correcting.form : null);
+      log.append(item);
     }
   }
 
-  function correctMove(event) {
-    const move = window.prompt(`What really happened instead of "${event.text}"?`, event.text);
-    if (move && move.trim() && move.trim() !== event.text) act("/api/correct", { target: event.event_id, move: move.trim(), event_id: newEventId() });
+  // What really happened instead of a move: chosen among the moves the game allowed in its place.
+  function correctMove(event, item) {
+    if (correcting && correcting.eventId === event.event_id) { correcting.form.remove(); correcting = null; return; }
+    if (correcting) correcting.form.remove();
+    const chooser = TC.moveChooser({ insteadOf: event.event_id, label: `What really happened instead of ${event.text}` });
+    const form = el("form", { class: "correct-row", onsubmit: async (ev) => {
+      ev.preventDefault();
+      const move = chooser.value();
+      if (!move || move === event.text) return;
+      if (await act("/api/correct", { target: event.event_id, move, event_id: newEventId() })) {
+        form.remove();
+        correcting = null;
+      }
+    } }, el("span", { class: "meta", text: "Instead of this move:" }), chooser.node,
+      el("button", { type: "submit", class: "small", text: "Apply" }),
+      el("button", { type: "button", class: "small secondary", text: "Cancel", onclick: () => { form.remove(); correcting = null; } }));
+    correcting = { eventId: event.event_id, form };
+    item.append(form);
+    chooser.load({ current: event.text });
   }
 
   // Quick buttons for the moves allowed now, when the game can list a handful of them.
@@ -177,5 +203,6 @@
     else if (document.visibilityState === "visible" && watching === "paused") setLive(true);
   });
 
-  onState(render);
+  onState(render, "game");
+  onState(renderMachine, "leds", "health", "vision");
 })();
