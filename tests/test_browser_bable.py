@@ -161,19 +161,19 @@ def test_the_cards_page_fills_in_a_building_and_a_count(dashboard, browser, runt
     url = dashboard
     runtime.new_game("bable", ["Anne", "Paul"])
     page, errors = screen(browser, url, "/cards", PHONE)
-    page.wait_for_selector("tr[data-key='B7']")  # the game in play's cards come first
-    keys = page.eval_on_selector_all("#card-table tbody tr", "(rows) => rows.map((r) => r.dataset.key)")
+    page.wait_for_selector("article[data-key='B7']")  # the game in play's cards come first
+    keys = page.eval_on_selector_all("#card-table article", "(rows) => rows.map((r) => r.dataset.key)")
     assert keys[:3] == ["B1", "B2", "B3"] and keys[15] == "B16" and keys[16] == "C1" and "R-stone" in keys
-    row = page.locator("tr[data-key='B7']")
-    assert row.locator("td.na").count() == 1  # a building has no count
+    row = page.locator("article[data-key='B7']")
+    assert "How many" not in row.inner_text()  # a building has no count
     row.locator("button >> text=Edit").click()
     inputs = page.eval_on_selector_all(".edit-row input", "(inputs) => inputs.map((i) => i.name)")
     assert inputs == ["name", "cost", "details"]
     page.fill(".edit-row input[name=cost]", "2 stone + wood")
     page.fill(".edit-row input[name=details]", "statue")
     page.click(".edit-row button[type=submit]")
-    page.wait_for_selector("tr[data-key='B7'] >> text=2 stone + 1 wood")
-    page.locator("tr[data-key='R-stone'] button >> text=Edit").click()
+    page.wait_for_selector("article[data-key='B7'] >> text=2 stone + 1 wood")
+    page.locator("article[data-key='R-stone'] button >> text=Edit").click()
     assert page.eval_on_selector_all(".edit-row input", "(inputs) => inputs.map((i) => i.name)") == ["count"]
     page.fill(".edit-row input[name=count]", "40")
     page.click(".edit-row button[type=submit]")

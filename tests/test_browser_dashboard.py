@@ -341,10 +341,10 @@ def test_a_purchase_seen_by_the_camera_appears_on_the_fable_page(dashboard, page
     # The players fill in location 1's price from their card...
     page.goto(url + "/cards")
     page.select_option("#card-game", "fable")  # one of the games with a card table
-    page.click("tr[data-key='1'] button >> text=Edit")
+    page.click("article[data-key='1'] button >> text=Edit")
     page.fill(".edit-row input[name=price]", "2 smoothies")
     page.click(".edit-row button[type=submit]")
-    page.wait_for_selector("tr[data-key='1'] >> text=2 smoothies")
+    page.wait_for_selector("article[data-key='1'] >> text=2 smoothies")
     # ...start the campaign's first game...
     page.goto(url + "/setup")
     page.select_option("#game-name", "fable")

@@ -80,7 +80,7 @@ def create():
     log = runtime().log  # the closure runs on the runtime thread, outside this request
 
     def make():
-        campaign = Campaign.new(log, group, title=title)
+        campaign = Campaign.new(log, group, title=title, how_to_park="its Park button on this page")
         return campaign, campaign.setup_instructions()
 
     campaign, steps = _on_runtime(make)

@@ -73,8 +73,12 @@ def set_up(state: CampaignState, box: Box, verb: str) -> Instructions:
     same = box.owner == state.title
     back = aside - target
     if back:
-        owner = "its bag" if same else f"the bag of '{box.owner}'"
-        steps.append(f"Put these cards from {owner} back into the deck, each in its place in number order: {cards_text(back)}.")
+        if same:
+            steps.append(f"Put these cards from its bag back into the deck, each in its place in number order: {cards_text(back)}.")
+        else:  # the other campaign's juices are kept by the companion: resuming it takes them out again
+            steps.append(f"Put these cards from the bag of '{box.owner}' back into the deck, each in its place in number "
+                         f"order: {cards_text(back)}. The companion keeps '{box.owner}''s bag in its records: "
+                         "resuming that campaign takes them out of the deck again.")
     keep = aside & target
     if keep and not same:
         steps.append(f"Move these cards from the bag of '{box.owner}' into this campaign's bag: {cards_text(keep)}.")
@@ -94,7 +98,9 @@ def park(state: CampaignState) -> Instructions:
     steps = [
         f"Put the {len(on_display)} display cards on top of the deck in number order, lowest on top "
         f"(top card first): {cards_text(on_display)}.",
-        f"Keep this campaign's bag aside, labelled '{state.title}': it holds {count(len(state.bag), 'card')}."
+        f"Keep this campaign's bag aside, labelled '{state.title}': it holds {count(len(state.bag), 'card')}. "
+        "If another campaign is set up meanwhile, its steps say which of these cards go back into the deck; "
+        "resuming this campaign takes them out again."
         if state.bag else "This campaign has no juices in a bag yet.",
         f"The deck now holds {len(on_display) + len(state.deck)} cards in number order.",
     ]

@@ -45,14 +45,15 @@ class Campaign:
     # -- finding ------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, log: EventLog, group: Sequence[str], *, title: str = "") -> "Campaign":
-        """A campaign for ``group``, on the table from the start (no other campaign may be on it)."""
+    def new(cls, log: EventLog, group: Sequence[str], *, title: str = "",
+            how_to_park: str = "companion campaign park") -> "Campaign":
+        """A campaign for ``group``, on the table from the start (no other campaign may be on it).
+
+        ``how_to_park``: where the refusal sends the players (the command, or the page's button)."""
         group = check_group(group)
         busy = on_table(log)
         if busy is not None:
-            raise SetupError(
-                f"the cards of campaign '{busy.title}' are on the table: park it first (companion campaign park)"
-            )
+            raise SetupError(f"the cards of campaign '{busy.title}' are on the table: park it first ({how_to_park})")
         title = title.strip() or ", ".join(group)
         setup = {"group": list(group), "created": time.time(), "format": 1}
         campaign_id = log.create_session(GAME, setup, kind="campaign", title=title)

@@ -38,32 +38,46 @@
     return value ?? "";
   };
 
+  // Words for the fields (a game's own fields show as they are named, underscores as spaces).
+  const LABELS = { name: "Name", price: "Juice price", action: "Action", signpost: "Signpost", components: "Components",
+    cost: "Cost", details: "Details", count: "How many" };
+  const label = (field) => LABELS[field] || field.replace(/_/g, " ");
+  // The engine's rule for an action is not a fact from the card: shown as whether the companion plays it.
+  const shown = (field, entry) => field === "rule" ? (entry.rule ? "the companion plays this action" : "enter what moved by hand") : text(field, entry);
+  const PLACEHOLDERS = { price: "3 grapes + 1 smoothie", signpost: "yes or no", components: "none, or names separated by commas",
+    cost: "2 stone + 1 wood", details: "statue, doors (or none)", count: "a whole number" };
+
+  // A list of cards, one under the other (readable at 390 px), each with its own Edit; one form open at a time.
   function render() {
     const only = $("only-unverified").checked;
     const fields = data.fields;
-    const rows = [];
+    const items = [];
     const order = new Intl.Collator(undefined, { numeric: true });
     for (const [key, entry] of Object.entries(data.entries).sort((a, b) => order.compare(a[0], b[0]))) {
       if (only && entry.verified) continue;
       const entered = data.entered.includes(key);
-      rows.push(el("tr", { class: entry.verified ? "" : "unverified", dataset: { key } },
-        el("td", {}, el("b", { text: key }), entry.copies ? el("div", { class: "meta", text: `${entry.copies} copies` }) : null,
-          entry.about ? el("div", { class: "meta", text: entry.about }) : null),
-        fields.map((f) => text(f, entry) === null ? el("td", { class: "na", text: "" }) : el("td", { text: text(f, entry) || "?" })),
-        el("td", {},
-          entry.verified ? el("span", { text: "✓" }) : el("span", { class: "tag-unverified", text: `unverified: ${(entry.missing || []).join(", ")}` }),
-          entered ? el("div", { class: "tag-entered", text: "filled in by you" }) : null,
-          el("button", { type: "button", class: "small secondary", text: "Edit", onclick: (ev) => edit(key, entry, ev.target.closest("tr")) }))));
+      const item = el("article", { class: `card-entry${entry.verified ? "" : " unverified"}`, dataset: { key } },
+        el("div", { class: "entry-head" },
+          el("b", { class: "entry-key", text: key }),
+          entry.copies ? el("span", { class: "meta", text: `${entry.copies} copies` }) : null,
+          entry.about ? el("span", { class: "meta", text: entry.about }) : null,
+          el("button", { type: "button", class: "small secondary", text: "Edit", onclick: () => edit(key, entry, item) })),
+        el("dl", { class: "entry-facts" }, fields.filter((f) => shown(f, entry) !== null).map((f) => [
+          el("dt", { text: label(f) }), el("dd", { text: shown(f, entry) || "?" })])),
+        entry.verified ? el("span", { class: "tag-verified", text: "✓ complete" })
+          : el("span", { class: "tag-unverified", text: `unknown: ${(entry.missing || []).map(label).join(", ")}` }),
+        entered ? el("div", { class: "tag-entered", text: "filled in by you" }) : null);
+      items.push(item);
     }
-    $("card-table").replaceChildren(el("table", {},
-      el("thead", {}, el("tr", {}, el("th", { text: "#" }), fields.map((f) => el("th", { text: f })), el("th", { text: "" }))),
-      el("tbody", {}, rows)));
+    $("card-table").replaceChildren(el("div", { class: "card-list" }, items));
   }
 
-  function edit(key, entry, row) {
-    if (row.nextSibling && row.nextSibling.classList && row.nextSibling.classList.contains("edit-row")) { row.nextSibling.remove(); return; }
+  function edit(key, entry, item) {
+    const open = document.querySelector("#card-table .edit-row");
+    if (open) open.remove();
+    if (open && open.parentNode === null && open.dataset.key === key) return;  // Edit again closes it
     const inputs = {};
-    const form = el("form", { autocomplete: "off", onsubmit: async (ev) => {
+    const form = el("form", { autocomplete: "off", class: "edit-row", dataset: { key }, onsubmit: async (ev) => {
       ev.preventDefault();
       const fields = {};
       for (const [f, input] of Object.entries(inputs)) {
@@ -73,16 +87,18 @@
       const done = await act(`/api/cards/${encodeURIComponent(data.game)}/${encodeURIComponent(key)}`, { fields });
       if (done) { say(`${key} saved${done.applies === "next_game" ? ": the next game uses it" : ""}.`); await load(); }
     } });
-    for (const f of data.fields.filter((name) => name in entry)) {
-      inputs[f] = el("input", { name: f, value: text(f, entry), placeholder: { price: "3 grapes + 1 smoothie", signpost: "yes or no", components: "none, or names separated by commas", cost: "2 stone + 1 wood", details: "statue, doors (or none)", count: "a whole number" }[f] || "", autocapitalize: "off" });
-      form.append(el("label", { text: f }), inputs[f]);
+    for (const f of data.fields.filter((name) => name in entry && name !== "rule")) {
+      inputs[f] = el("input", { name: f, id: `edit-${f}`, value: text(f, entry), placeholder: PLACEHOLDERS[f] || "", autocapitalize: "off" });
+      form.append(el("label", { for: `edit-${f}`, text: label(f) }), inputs[f]);
     }
     form.append(el("div", { class: "row" }, el("button", { type: "submit", text: "Save" }),
       el("button", { type: "button", class: "secondary", text: "Forget my entries", onclick: async () => {
         if (await act(`/api/cards/${encodeURIComponent(data.game)}/${encodeURIComponent(key)}`, {}, { method: "DELETE" })) { say(`${key}: your entries are forgotten.`); await load(); }
       } })));
-    row.after(el("tr", { class: "edit-row" }, el("td", { colspan: data.fields.length + 2 }, form)));
-    form.querySelector("input").focus();
+    item.append(form);
+    const first = form.querySelector("input");
+    if (first) first.focus({ preventScroll: true });
+    form.scrollIntoView({ block: "nearest" });
   }
 
   $("card-import").addEventListener("change", async () => {
