@@ -292,17 +292,23 @@ const TC = (() => {
     const keep = new Set();
     const newest = box.querySelector(".newest-alerts");
     const older = olderBox.querySelector(".older-list");
-    alerts.forEach((alert, i) => {
-      const key = alert.ids ? alert.ids[0] : alert.event_id;
+    const keyOf = (alert) => (alert.ids ? alert.ids[0] : alert.event_id);
+    // In sight: the alerts being corrected, then the newest ones.
+    const busy = alerts.filter((a) => alertCards.has(keyOf(a)) && alertCards.get(keyOf(a)).busy());
+    const inSight = new Set(busy.concat(alerts.filter((a) => !busy.includes(a)).slice(0, Math.max(0, ALERTS_SHOWN - busy.length))));
+    let shownAt = 0, olderAt = 0;
+    for (const alert of alerts) {
+      const key = keyOf(alert);
       keep.add(key);
       let card = alertCards.get(key);
       if (!card) { card = alertCard(); alertCards.set(key, card); }
       card.update(alert);
-      place(i < ALERTS_SHOWN ? newest : older, card.node, i < ALERTS_SHOWN ? i : i - ALERTS_SHOWN);
-    });
+      if (inSight.has(alert)) place(newest, card.node, shownAt++);
+      else place(older, card.node, olderAt++);
+    }
     for (const [key, card] of alertCards) if (!keep.has(key)) { card.node.remove(); alertCards.delete(key); }
-    olderBox.hidden = alerts.length <= ALERTS_SHOWN;
-    olderBox.querySelector("summary").textContent = `${alerts.length - ALERTS_SHOWN} older alert${alerts.length - ALERTS_SHOWN === 1 ? "" : "s"}`;
+    olderBox.hidden = olderAt === 0;
+    olderBox.querySelector("summary").textContent = `${olderAt} older alert${olderAt === 1 ? "" : "s"}`;
   }
   // Put node at index in parent, moving it only if it is elsewhere (a moved node loses the focus).
   function place(parent, node, index) {
@@ -337,7 +343,7 @@ const TC = (() => {
         proposed ? `proposed: ${proposed}` : ""].filter(Boolean).join(" · ");
       accept.hidden = !proposed;
     }
-    return { node, update };
+    return { node, update, busy: () => !correctRow.hidden };
   }
 
   // A correction's choices: the moves the game allows there (the engine lists them), picked from a

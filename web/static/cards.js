@@ -62,7 +62,7 @@
           entry.copies ? el("span", { class: "meta", text: `${entry.copies} copies` }) : null,
           entry.about ? el("span", { class: "meta", text: entry.about }) : null,
           el("button", { type: "button", class: "small secondary", text: "Edit", onclick: () => edit(key, entry, item) })),
-        el("dl", { class: "entry-facts" }, fields.filter((f) => shown(f, entry) !== null).map((f) => [
+        el("dl", { class: "entry-facts" }, fields.filter((f) => shown(f, entry) !== null).flatMap((f) => [
           el("dt", { text: label(f) }), el("dd", { text: shown(f, entry) || "?" })])),
         entry.verified ? el("span", { class: "tag-verified", text: "✓ complete" })
           : el("span", { class: "tag-unverified", text: `unknown: ${(entry.missing || []).map(label).join(", ")}` }),
