@@ -432,7 +432,10 @@ class Appliance:
 
 
 def database_detail(boot: backups.BootCheck) -> str:
-    """The health line of the database: what the start found, and for a fault what to do."""
+    """The health line of the database: what the start found, and for a fault what to do. (The line
+    stays for the whole run: a database the start created is said as in use, not as missing.)"""
+    if boot.status == "new":
+        return "created at this start; moves are stored in it"
     if boot.fault is None:
         return boot.detail
     return f"{boot.detail}. What to do: {steps(boot.fault)}"

@@ -77,6 +77,7 @@ def test_camera_gpio_and_web_come_up_and_the_dashboard_sees_them(appliance_facto
     assert snapshot["leds"]["status"] == "green" and snapshot["leds"]["seats"][0]["mode"] == "on"
     assert snapshot["health"]["gpio"]["detail"].startswith("simulated")
     assert snapshot["health"]["database"]["status"] == "ok"
+    assert "no database yet" not in snapshot["health"]["database"]["detail"]  # it is in use from the start
     with urllib.request.urlopen(f"http://127.0.0.1:{appliance.port}/api/health", timeout=5) as reply:
         assert reply.status == 200 and json.loads(reply.read())["health"]["camera"]["status"] == "ok"
 

@@ -356,6 +356,23 @@ def test_a_juice_with_an_unknown_price_must_say_what_was_paid():
     assert j["phase"] == "draw" and j["deck_top"] == "7:1"
 
 
+def test_the_buyer_says_the_price_printed_on_the_card_and_the_payment_is_checked_against_it():
+    state = play(g.setup(["Anne", "Paul"]), "move Anne 1", "action Anne", "move Paul 5", "action Paul",
+                 "move Anne 4")
+    with pytest.raises(IllegalMove, match="every juice costs fruits"):
+        play(state, "buy Anne 4 pay nothing")
+    with pytest.raises(IllegalMove, match="costs 4 fruits .*not 3"):
+        play(state, "buy Anne 4 price 4 smoothies pay 3")
+    bought = play(state, "buy Anne 4 price 4 smoothies")
+    assert player(bought, "Anne")["fruits"] == 0 and bought.table[4].price.to_text() == "4 smoothies"
+    assert g.parse_move("buy Anne 4 price 3 grapes + 1 smoothie pay 4").to_text() == \
+        "buy Anne 4 price 3 grapes + 1 smoothie pay 4 fruits"
+    # The price is known from then on: a later purchase there is checked without being told.
+    later = play(bought, "draw", "move Paul 4 pay Anne")
+    with pytest.raises(IllegalMove, match="says its juice costs 4 smoothies, not 2 smoothies"):
+        play(later, "buy Paul 4 price 2 smoothies")
+
+
 def test_a_known_price_is_paid_in_counts_when_the_kinds_are_unknown():
     state = play(g.setup(["Anne", "Paul"]), "move Anne 1", "action Anne", "move Paul 5", "action Paul",
                  "move Anne 3")

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 from companion.errors import InvalidMove
 
+from .cards import Price
 from .fruits import UNKNOWN_WORDS, FruitList, kind_key
 
 CLAUSES = ("draw", "discard", "give", "take", "deal")
 VERBS = ("move", "buy", "action", "draw", "pass")
 # Words a player's name may not be, so every move reads one way only.
-RESERVED = frozenset(VERBS + CLAUSES + ("pay", "nothing", "nobody") + UNKNOWN_WORDS)
+RESERVED = frozenset(VERBS + CLAUSES + ("pay", "price", "nothing", "nobody") + UNKNOWN_WORDS)
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,14 @@ class Buy:
     copy: int | None = None
     player: str | None = None
     pay: FruitList | None = None
+    price: Price | None = None  # the price printed on the card, said by the buyer when the table does not know it
 
     def to_text(self) -> str:
         text = _verb("buy", self.player) + f" {self.location}"
         if self.copy is not None:
             text += f":{self.copy}"
+        if self.price is not None:
+            text += f" price {self.price.to_text()}"
         if self.pay is not None:
             text += f" pay {self.pay.to_text()}"
         return text
@@ -203,12 +207,19 @@ def _parse_buy(rest: list[str]) -> Buy:
     location = _number(number, "location")
     copy_number = _number(copy, "copy") if sep else None
     rest = rest[1:]
-    pay = None
+    price = pay = None
+    if rest and rest[0].lower() == "price":
+        words = [w.lower() for w in rest]
+        end = words.index("pay") if "pay" in words else len(rest)
+        if end == 1:
+            raise ValueError("'price' is followed by the price printed on the card, e.g. price 3 grapes + 1 smoothie")
+        price = Price.from_text(" ".join(rest[1:end]))
+        rest = rest[end:]
     if rest:
         if rest[0].lower() != "pay":
-            raise ValueError(f"after the location comes 'pay FRUITS', not '{rest[0]}'")
+            raise ValueError(f"after the location comes 'price PRICE' or 'pay FRUITS', not '{rest[0]}'")
         pay = FruitList.parse(rest[1:])
-    return Buy(location, copy_number, player, pay)
+    return Buy(location, copy_number, player, pay, price)
 
 
 def _parse_action(rest: list[str]) -> Action:

@@ -524,11 +524,18 @@ def _buy(s: State, b: Buy) -> State:
             raise _Refused(f"card {card.to_text()} is not in stack {here} (it holds {format_cards(stack.cards)})")
     price = s.table[here].price
     hand = s.hands[s.current]
+    if b.price is not None:
+        if price is not None and price != b.price:
+            raise _Refused(f"the card of location {here} says its juice costs {price.to_text()}, "
+                           f"not {b.price.to_text()}: check the card, or correct the card data")
+        if price is None:  # the buyer read it from the card: this game knows it from now on
+            price = b.price
+            s = replace(s, table=Table({**s.table.locations, here: replace(s.table[here], price=price)}))
     if b.pay is None:
         if price is None:
             raise _Refused(
-                f"the price of location {here} is not known yet: say what was paid (buy {here} pay 4 fruits) "
-                f"or enter the price from the card (companion cards set {here} price=...)"
+                f"the price of location {here} is not known yet: say the price printed on the card "
+                f"(buy {here} price 3 grapes + 1 smoothie) or what was paid (buy {here} pay 4 fruits)"
             )
         if price.special is not None:
             raise _Refused(f"location {here} has a special price ({price.special}): say what was paid")
@@ -538,6 +545,9 @@ def _buy(s: State, b: Buy) -> State:
         pay = _to_fruits(s.kinds, b.pay)
         if price is not None and price.special is None:
             _check_payment(s, pay, price, here)
+        elif pay.total == 0:
+            raise _Refused(f"every juice costs fruits: say what {who} paid for the juice of location {here}, "
+                           "or the price printed on its card")
     hands = list(s.hands)
     hands[s.current] = _take(s, hand, pay, who)
     discard = s.discard.plus(pay)
