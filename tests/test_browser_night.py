@@ -173,3 +173,49 @@ def test_a_campaign_is_parked_and_a_new_one_started_from_the_campaigns_page_alon
     page.click("#start-button")
     page.wait_for_url("**/fable")
     assert runtime.session is not None and runtime.session.players == ("Rachel", "Tom")
+
+
+def test_the_first_purchase_of_a_location_with_an_unknown_price_asks_the_buyer_for_it(dashboard, page, runtime):
+    url, _ = dashboard
+    runtime.new_game("fable", ["Anne", "Paul"])
+    for move in ("move Anne 1", "action Anne", "move Paul 5", "action Paul", "move Anne 4"):
+        runtime.play(move, source="dashboard")
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/fable")
+    _live(page)
+    page.click("#buy-juice")
+    page.fill("#buy-price", "5 smoothies")  # more than Anne holds: refused, nothing stored
+    page.click("#buy-form button[type=submit]")
+    page.wait_for_selector("#toast.error >> text=Anne holds")
+    page.fill("#buy-price", "4 smoothies")
+    page.click("#buy-form button[type=submit]")
+    page.wait_for_selector("#toast >> text=kept for every later game")
+    moves = [e.text for e in runtime.log.events(runtime.session.session_id) if e.kind == "move"]
+    assert moves[-1] == "buy Anne 4 price 4 smoothies"
+    stored = page.evaluate("fetch('/api/cards/fable').then((r) => r.json()).then((d) => d.entries['4'])")
+    assert stored["price_text"] == "4 smoothies" and "entered by the players" in stored["sources"]["price"]
+
+
+def test_starting_a_game_while_one_is_in_play_asks_first_and_the_old_game_stays_stored(dashboard, page, runtime):
+    url, _ = dashboard
+    first = runtime.new_game("fandooble", ["Lola", "Grace"])["session_id"]
+    runtime.play("roll CCCF", source="camera")
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    questions = []
+
+    def answer(dialog):
+        questions.append(dialog.message)
+        dialog.dismiss() if len(questions) == 1 else dialog.accept()
+
+    page.on("dialog", answer)
+    page.select_option("#game-name", "fandooble")
+    page.fill("#seat-1", "Anne")
+    page.fill("#seat-2", "Paul")
+    page.click("#new-game button[type=submit]")  # "no": the game in play stays
+    until(page, "document.querySelector('#toast').textContent.includes('the game in play goes on')")
+    assert runtime.session.session_id == first
+    page.click("#new-game button[type=submit]")  # "yes"
+    page.wait_for_url("**/fandooble")
+    assert "Lola, Grace" in questions[0] and runtime.session.players == ("Anne", "Paul")
+    assert first in [r.session_id for r in runtime.log.sessions(kind="game")]  # it can be opened again

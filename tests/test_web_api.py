@@ -205,11 +205,17 @@ def test_moves_need_a_game_in_play(client):
 def test_a_stored_game_is_opened_again(client, runtime):
     first = start_fandooble(client)
     client.post("/api/move", json={"move": "roll CCCF"})
-    start_fandooble(client, ["Anne", "Paul"])
+    # Starting another while one is in play is a question first; the replaced game stays stored.
+    refused = client.post("/api/games", json={"game": "fandooble", "players": ["Anne", "Paul"]})
+    assert refused.status_code == 409 and refused.get_json()["reason"] == "game_in_play"
+    assert "Lola, Grace" in refused.get_json()["error"] and runtime.session.session_id == first["session_id"]
+    replaced = client.post("/api/games", json={"game": "fandooble", "players": ["Anne", "Paul"], "replace": True})
+    assert replaced.status_code == 201
     history = client.get("/api/games/history").get_json()
     assert [g["players"] for g in history] == [["Anne", "Paul"], ["Lola", "Grace"]]
     assert [g["in_play"] for g in history] == [True, False]
-    response = client.post(f"/api/games/{first['session_id']}/open", json={})
+    assert client.post(f"/api/games/{first['session_id']}/open", json={}).get_json()["reason"] == "game_in_play"
+    response = client.post(f"/api/games/{first['session_id']}/open", json={"replace": True})
     assert response.status_code == 200 and response.get_json()["state"]["loot"] == 4
     assert client.post("/api/games/nope/open", json={}).status_code == 404
 

@@ -61,7 +61,8 @@ def test_a_new_fandooble_game_uses_the_taught_face_counts(client, runtime, tmp_p
     faces = runtime.snapshot()["game"]["state"]["faces"]
     assert faces["dragon"] == {"C": 3, "G": 2, "R": 1} and faces["verified"] is True
     # A game started with its own faces keeps them.
-    client.post("/api/games", json={"game": "fandooble", "players": ["Lola", "Grace"], "options": {"faces": "CCGGRR/FFKKWW"}})
+    client.post("/api/games", json={"game": "fandooble", "players": ["Lola", "Grace"], "options": {"faces": "CCGGRR/FFKKWW"},
+                                    "replace": True})
     assert runtime.snapshot()["game"]["state"]["faces"]["dragon"] == {"C": 2, "G": 2, "R": 2}
 
 

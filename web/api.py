@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
 
+from companion import games
 from companion.errors import IllegalMove
 from web import security
 from web.api_cards import card_options
@@ -114,12 +115,26 @@ def series():
 # -- changing the game -----------------------------------------------------------
 
 
+def confirm_replacing(data: dict, opening: str | None = None) -> None:
+    """Starting or opening a game while another is in play needs ``"replace": true`` (the page asks the
+    players first); the replaced game stays in the history, to be opened again later."""
+    session = runtime().session
+    if session is None or data.get("replace") is True or session.outcome() is not None \
+            or session.session_id == opening:
+        return
+    title = session.record.title or session.game
+    refuse(409, f"'{title}' ({', '.join(session.players)}) is in play: replace it? It stays in the list of "
+                "stored games and can be opened again later", "game_in_play")
+
+
 @bp.post("/games")
 def new_game():
     data = json_body()
     game = text(data, "game", max_len=40)
     players = names(data.get("players"))
     title = text(data, "title", required=False, max_len=80) or ""
+    games.get(game)  # an unknown game is refused as such, before any question about the one in play
+    confirm_replacing(data)
     # The players' card facts and the taught dice come with every new game unless the request says otherwise.
     chosen = {**card_options(game), **dice_options(game), **options(data.get("options"))}
     started = runtime().new_game(game, players, chosen, title=title, seats=seat_list(data))
@@ -128,9 +143,11 @@ def new_game():
 
 @bp.post("/games/<session_id>/open")
 def open_game(session_id: str):
-    json_body()
+    data = json_body()
     if len(session_id) > 64:
         refuse(404, "no such game", "not_found")
+    runtime().log.session(session_id)  # an unknown game is a 404 before any question
+    confirm_replacing(data, opening=session_id)
     return jsonify(runtime().open_game(session_id))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
+from web.api import confirm_replacing
 from web.api_cards import card_overrides
 from web.bodies import json_body, names, seat_list, text
 from web.runtime_ref import runtime
@@ -96,6 +97,7 @@ def show(campaign_id: str):
 def start_game(campaign_id: str):
     """``{"players": [...], "start": "Paul"}``: the campaign's next game, opened on the table."""
     data = json_body()
+    confirm_replacing(data)
     players = names(data.get("players"))
     start = text(data, "start", required=False, max_len=40)
     seats = seat_list(data)

@@ -155,6 +155,15 @@ const TC = (() => {
       if (data.reason === "pin" && !retried && await askPin()) {
         return api(path, body, { method, retried: true, quiet });
       }
+      // A game is in play: the players say whether to replace it (it stays among the stored games).
+      if (data.reason === "game_in_play" && body && !body.replace) {
+        if (window.confirm(`${data.error}.`)) return api(path, { ...body, replace: true }, { method, retried, quiet });
+        say("Nothing changed: the game in play goes on.");
+        const error = new Error(data.error);
+        error.status = response.status;
+        error.data = data;
+        throw error;
+      }
       if (!quiet) say(data.error || `The companion answered ${response.status}.`, "error");
       const error = new Error(data.error || String(response.status));
       error.status = response.status;

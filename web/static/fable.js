@@ -160,18 +160,32 @@
     if (await play(`action ${current.current} ${$("action-text").value.trim()}`.trim())) $("action-text").value = "";
   });
 
+  // A price nobody has entered yet: the buyer reads it from the card; the purchase is checked against
+  // it and it is stored as card data, so later games know it.
   function buyJuice(s, stack) {
     const price = stack.location.price;
     if (price && !price.special) return play(`buy ${s.current} ${stack.number}`);
     $("buy-form").hidden = false;
     $("action-form").hidden = true;
-    $("buy-pay").placeholder = price && price.special ? `the card says: ${price.special}` : "the price is not known yet: what was paid?";
-    $("buy-pay").focus();
+    $("buy-price-row").hidden = !!price;
+    $("buy-pay-label").textContent = price ? "Paid (e.g. 4, or 3 grapes banana)" : "Paid, if not the printed price (optional: e.g. 3 grapes banana)";
+    $("buy-pay").placeholder = price && price.special ? `the card says: ${price.special}` : "";
+    (price ? $("buy-pay") : $("buy-price")).focus();
   }
   $("buy-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const me = current.players.find((p) => p.name === current.current);
-    if (await play(`buy ${current.current} ${me.location} pay ${$("buy-pay").value.trim()}`)) $("buy-pay").value = "";
+    const printed = $("buy-price-row").hidden ? "" : $("buy-price").value.trim();
+    const paid = $("buy-pay").value.trim();
+    if (!$("buy-price-row").hidden && !printed) { say("Enter the price printed on the card.", "error"); return; }
+    const move = `buy ${current.current} ${me.location}${printed ? ` price ${printed}` : ""}${paid ? ` pay ${paid}` : ""}`;
+    if (!await play(move)) return;
+    $("buy-pay").value = "";
+    $("buy-price").value = "";
+    if (printed) {
+      const saved = await act(`/api/cards/fable/${me.location}`, { fields: { price: printed } });
+      if (saved) say(`Location ${me.location}'s price is kept for every later game.`);
+    }
   });
 
   // -- the display --
