@@ -219,3 +219,16 @@ def test_a_full_card_mid_game_is_a_503_saying_what_to_do_and_the_health_shows_it
     monkeypatch.setattr(runtime.log, "_db", db)  # space freed: the next move is stored and the health says so
     assert client.post("/api/move", json={"move": "roll CCGF"}).status_code == 200
     assert client.get("/api/health").get_json()["health"]["database"]["status"] == "ok"
+
+
+def test_the_files_places_on_the_pi_are_shown_only_with_the_pin(runtime, tmp_path):
+    path = tmp_path / "config.toml"
+    config = Config.from_mapping({"server": {"pin": "424242"}}, str(path))
+    config.save(path)
+    client = with_token(make_app(runtime, config).test_client())
+    assert client.get("/api/config").get_json()["path"] is None
+    dice = client.get("/api/dice")
+    assert dice.status_code != 200 or dice.get_json()["directory"] is None
+    assert str(tmp_path) not in client.get("/api/config").get_data(as_text=True)
+    assert client.post("/api/unlock", json={"pin": "424242"}).status_code == 200
+    assert client.get("/api/config").get_json()["path"] == str(path)

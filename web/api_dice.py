@@ -19,7 +19,7 @@ from flask import Blueprint, current_app, jsonify
 
 from web.bodies import json_body, text
 from web.runtime_ref import runtime
-from web.security import game_master, refuse
+from web.security import game_master, is_unlocked, refuse
 
 _log = logging.getLogger(__name__)
 
@@ -50,7 +50,10 @@ def dice_options(game: str) -> dict[str, str]:
 def _described(store) -> dict:
     from companion.dicestore import KINDS
 
-    return {**store.describe(), "kinds": list(KINDS), "face_names": FANDOOBLE_FACES,
+    described = store.describe()
+    if not is_unlocked():  # where the companion keeps its files is the game master's to know
+        described["directory"] = None
+    return {**described, "kinds": list(KINDS), "face_names": FANDOOBLE_FACES,
             "teach_command": "companion dice teach --die dragon --faces CCGGRR"}
 
 

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, jsonify
 
 from companion.errors import ConfigError
 from web.bodies import json_body
-from web.security import game_master, refuse
+from web.security import game_master, is_unlocked, refuse
 
 bp = Blueprint("setup_api", __name__, url_prefix="/api")
 
@@ -39,8 +39,12 @@ def _refused_key(changes: dict, message: str) -> str | None:
 
 @bp.get("/config")
 def read_config():
-    """Every key with its value, default and help (the PIN is never shown, only whether one is set)."""
-    return jsonify(_store().describe())
+    """Every key with its value, default and help (the PIN is never shown, only whether one is set);
+    the file's place on the Pi only with the PIN."""
+    described = _store().describe()
+    if not is_unlocked():
+        described["path"] = None
+    return jsonify(described)
 
 
 @bp.post("/config")
