@@ -3,7 +3,12 @@
 Runs the real dashboard (``web.create_app``) on waitress on 127.0.0.1, sized as
 ``companion run`` sizes it (threads = event-stream cap + live-view cap + 4), with
 a fake camera publishing 640x480 pictures at 10 fps and one Fandooble move per
-second. Two phases:
+second. The phases:
+
+0. Quiet table (``--quiet-s`` seconds, default 60): three phones watch a Fabled Fruit game where
+   nobody moves while the camera runs (its reading, the table's health changing, the same alert
+   said again). Prints the bytes each phone receives a minute after its first whole state, beside
+   what the whole state per change would have cost. Target: under 20 KB a minute.
 
 1. Game night (``--duration`` seconds, default 60): ``--sse`` event-stream clients
    (default 10), ``--video`` live-view clients (default 2) and one poller asking
@@ -21,12 +26,14 @@ second. Two phases:
 
     .venv/bin/python bench/load_dashboard.py               # a minute of game night
     .venv/bin/python bench/load_dashboard.py --duration 10 # a quick look
+    .venv/bin/python bench/load_dashboard.py --quiet-only  # bytes per phone with the camera running
 """
 
 from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import logging
 import os
 import random
@@ -46,7 +53,7 @@ from companion.config import Config  # noqa: E402
 from companion.eventlog import EventLog  # noqa: E402
 from companion.games import fandooble  # noqa: E402
 from companion.runtime import Runtime  # noqa: E402
-from web import create_app  # noqa: E402
+from web import create_app, patch  # noqa: E402
 
 
 class Server:
@@ -151,6 +158,9 @@ class EventClient(threading.Thread):
         self.received: dict[int, float] = {}
         self.stop = threading.Event()
         self.opened = threading.Event()
+        self.bytes = 0  # everything read from the stream after its first whole state
+        self.whole_bytes = 0  # what the same changes would have cost as whole states (the alternative)
+        self.state = None
 
     def run(self) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -168,11 +178,22 @@ class EventClient(threading.Thread):
                     break
                 if line.startswith(b"id: "):
                     self.received[int(line[4:])] = time.perf_counter()
+                if self.state is not None:
+                    self.bytes += len(line)
+                if line.startswith(b"data: ") and line.strip() != b"data: {}":
+                    self._take(json.loads(line[6:]))
             response.close()
         except OSError:
             self.opened.set()
         finally:
             conn.close()
+
+    def _take(self, data: dict) -> None:
+        if "ops" in data and self.state is not None:  # a patch: what it saved against the whole state
+            self.state = patch.apply(self.state, data["ops"])
+            self.whole_bytes += len(json.dumps(self.state, separators=(",", ":"), ensure_ascii=False).encode()) + 30
+        elif "ops" not in data:
+            self.state = data
 
 
 class VideoClient(threading.Thread):
@@ -294,6 +315,71 @@ def game_night(args, data_dir: Path) -> None:
     server.close()
 
 
+class QuietCamera(threading.Thread):
+    """A camera watching a table where nobody moves, doing to the runtime what the pipeline does:
+    pictures ten times a second, its reading (the ``vision`` part, a frame counter in it) on every
+    picture, the table's health changing now and then (a hand over the corner tags), and the same
+    problem said again every ``alert_s`` seconds (as the demo camera did)."""
+
+    def __init__(self, runtime, flap_s: float = 1.3, alert_s: float = 11.0):
+        super().__init__(daemon=True)
+        self.runtime = runtime
+        self.flap_s, self.alert_s = flap_s, alert_s
+        self.stop = threading.Event()
+        self.frames = 0
+        self.picture = Camera(runtime).frames[0]
+        runtime.add_snapshot_part("vision", lambda: {"frames": self.frames, "table": "tags", "tags_seen": 14,
+                                                      "ignored": 0, "duplicates": [], "problems": [],
+                                                      "stable_stacks": 6, "last_roll": None})
+
+    def run(self) -> None:
+        started = time.monotonic()
+        flaps = alerts = 0
+        while not self.stop.wait(0.1):
+            self.frames += 1
+            self.runtime.live_view.publish(self.picture)
+            now = time.monotonic() - started
+            if now >= (flaps + 1) * self.flap_s:
+                flaps += 1
+                in_view = flaps % 2 == 0
+                self.runtime.set_health("table", "ok" if in_view else "degraded",
+                                        "table in view (tags)" if in_view else
+                                        "no table in view: the four corner tags are not all seen")
+            if now >= (alerts + 1) * self.alert_s:
+                alerts += 1
+                self.runtime.raise_alert("the table does not match the game: 9:1 seen where nothing was laid out",
+                                         source="camera")
+
+
+def quiet_table(args, data_dir: Path) -> None:
+    """Phones watching a game where nobody moves while the camera runs: bytes each phone receives."""
+    server = Server(Config.defaults(), data_dir / "quiet")
+    server.runtime.new_game("fable", ["Anne", "Paul", "Rachel"])
+    camera = QuietCamera(server.runtime)
+    phones = [EventClient(server.port) for _ in range(3)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.opened.wait(5)
+    first = server.runtime.version
+    camera.start()
+    time.sleep(args.quiet_s)
+    camera.stop.set()
+    changes = server.runtime.version - first
+    for phone in phones:
+        phone.stop.set()
+    minutes = args.quiet_s / 60
+    per_phone = sum(p.bytes for p in phones) / len(phones) / minutes / 1024
+    whole = sum(p.whole_bytes for p in phones) / len(phones) / minutes / 1024
+    print(f"\nQuiet table: 3 phones, the camera running (10 pictures a second, the table's health changing every "
+          f"{camera.flap_s:g} s, the same alert every {camera.alert_s:g} s), no moves, {args.quiet_s:g} s: "
+          f"{changes} changes")
+    print(f"{'bytes per phone per minute':<30}{'KB/min':>10}")
+    print(f"{'patches (ours)':<30}{per_phone:>10.1f}")
+    print(f"{'whole state per change':<30}{whole:>10.1f}   ({whole / max(per_phone, 1e-9):.0f}x)")
+    server.close()
+
+
 def claim_seat(port: int, player: str) -> str:
     """A phone taking ``player``'s seat by its link, as the seat card's QR code does: its session cookie."""
     import json
@@ -402,10 +488,17 @@ def main() -> int:
     parser.add_argument("--poll-hz", type=float, default=5.0, help="/api/state requests a second (default 5)")
     parser.add_argument("--overload-s", type=float, default=5.0, help="seconds of each overload run (default 5)")
     parser.add_argument("--seats-s", type=float, default=30.0, help="seconds of the six-seat run (default 30; 0: skip)")
+    parser.add_argument("--quiet-s", type=float, default=60.0,
+                        help="seconds of the quiet-table run (default 60; 0: skip)")
+    parser.add_argument("--quiet-only", action="store_true", help="only the quiet-table run")
     args = parser.parse_args()
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # the uncapped run's queue warnings are the point
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
+        if args.quiet_s > 0:
+            quiet_table(args, Path(tmp))
+        if args.quiet_only:
+            return 0
         game_night(args, Path(tmp))
         if args.seats_s > 0:
             six_seats(args, Path(tmp))
