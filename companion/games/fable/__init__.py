@@ -19,6 +19,8 @@ verb is optional and, when given, must be the player whose turn it is):
     Buy the juice of the location the animal stands on: pay, and take a card of that stack.
     ``buy 3:1`` names the card taken (as the camera sees it); without ``pay`` the price's
     number of fruits of unknown kind is paid (only when the price is known).
+    ``buy Camille 4 price 3 grapes + 1 smoothie``: a price the table does not know yet, read
+    from the card by the buyer; the payment is checked against it, and the game knows it from then on.
 ``draw 7:1``
     After a juice: the deck's top card goes onto its stack or starts a new one. The deck is
     never shuffled, so ``draw`` alone means the top card and a named card is checked against it.
