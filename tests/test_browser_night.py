@@ -23,6 +23,7 @@ def test_a_form_keeps_its_typed_text_through_20_state_updates(dashboard, page, r
     page.set_viewport_size(PHONE)
     page.goto(url + "/fable")
     _live(page)
+    assert "(last turn)" not in page.text_content("#players")  # round 1: nobody's last turn yet
     page.click("#use-action")
     page.fill("#action-text", "give Paul banana take Paul 2")
     # A location's unknown facts being filled in, further down the page.
