@@ -311,7 +311,7 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
     api = with_token(app.test_client())
     campaign = api.post("/api/campaigns", json={"group": ["Anne", "Paul", "Rachel"], "title": "Tuesday"}).get_json()
     games_url = f"/api/campaigns/{campaign['campaign']['campaign_id']}/games"
-    api.post(games_url, json={"players": ["Anne", "Paul", "Rachel"]})
+    api.post(games_url, json={"players": ["Anne", "Paul", "Rachel"], "replace": True})  # the Fandooble game is in play
     rng = random.Random(5)
     while not runtime.session.state.over:
         runtime.play(fable.random_move(runtime.session.state, rng).to_text(), source="dashboard")
