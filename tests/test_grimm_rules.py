@@ -218,7 +218,7 @@ def test_the_fairy_godmother_special_action_once_a_turn():
 def test_a_pick_can_be_made_once_and_a_fable_needs_a_fable_in_hand():
     s = grimm.setup(THREE)
     with pytest.raises(IllegalMove, match="holds no Fable card"):
-        play(s, "gather Anne fields fable")
+        play(s, "gather Anne fable fields")
     s = play(s, "gather Anne fields")
     with pytest.raises(IllegalMove, match="already chosen a collection card"):
         play(s, "gather Anne forest")
@@ -227,7 +227,7 @@ def test_a_pick_can_be_made_once_and_a_fable_needs_a_fable_in_hand():
 def test_at_most_one_monster_per_location():
     s = grimm.setup(THREE)
     s = replace(s, seats=tuple(replace(x, fables=1) for x in s.seats))
-    s = play(s, "gather Anne fields fable", "gather Paul forest fable", "gather Rachel forest")
+    s = play(s, "gather Anne fable fields", "gather Paul fable forest", "gather Rachel forest")
     s = play(s, "fable Anne monster forest")
     with pytest.raises(IllegalMove, match="already on the Forest"):
         play(s, "fable Paul monster forest")

@@ -6,7 +6,7 @@ player holds only by their number; a Fable's effect is entered when it is reveal
 location, or another card recorded as the players say). Move notation (one line each):
 
 ``prince wood``                       two players: the Prince Regal's die (the table)
-``gather Anne forest`` / ``gather Anne market fable``   the secret collection card (and a Fable on it)
+``gather Anne forest`` / ``gather Anne fable market``   the secret collection card (and a Fable on it)
 ``fable Anne monster brickyard`` / ``fable Anne other Share the Wealth: ...``
 ``friend Anne take straw straw`` / ``friend Anne pass``          Cinderella, after the reveal
 ``friend Anne frog cinderella gain wood``                        the Frog Prince, not alone

@@ -372,7 +372,7 @@ def _enter(state: State, phase: str) -> State:
         seats = tuple(replace(s, fables=s.fables - 1) if s.fable_played else s for s in state.seats)
         state = replace(state, seats=seats)
     if phase == "before":
-        picks = tuple(Gather(s.name, s.pick, s.fable_played).to_text() for s in state.seats)
+        picks = tuple((s.pick, s.fable_played) for s in state.seats)
         state = replace(state, revealed_rounds=state.round, history=state.history + (picks,))
     if phase == "draft":
         state = _collect(state)

@@ -120,7 +120,7 @@ class State:
     draft_order: tuple[str, ...] = ()  # the Market draft still to come, one token per entry
     prince: str | None = None  # the Prince Regal's location this round (two players)
     notes: tuple[str, ...] = ()  # effects recorded as the players entered them
-    history: tuple[tuple[str, ...], ...] = ()  # each revealed round's collection cards, as move texts
+    history: tuple[tuple[tuple[str, bool], ...], ...] = ()  # each revealed round's (card, Fable laid) per seat
     advanced: bool = True
     costs: tuple[int, int, int] = (2, 4, 6)
     mega: tuple[int, int] = (3, 5)

@@ -85,7 +85,9 @@ def _view(state: State, viewer: str | None, secrets: bool) -> dict:
                    "took": [_res(t) for t in sp.took], "left": _res(sp.left), "blocked": sp.blocked, "share": sp.share}
                   for sp in state.splits],
         "draft_order": list(state.draft_order),
-        "history": [list(h) for h in state.history[-3:]],
+        "history": [{"round": state.revealed_rounds - len(state.history[-3:]) + 1 + i,
+                     "picks": [{"player": p, "location": loc, "fable": fable} for p, (loc, fable) in zip(state.players, h)]}
+                    for i, h in enumerate(state.history[-3:])],
         "first_builders": dict(zip(RESOURCES, state.first_builders)),
         "costs": dict(zip(PARTS, state.costs)),
         "mega": list(state.mega),
