@@ -11,7 +11,6 @@ import pytest
 
 from companion.errors import IllegalMove, InvalidMove, SetupError
 from companion.games import get, grimm
-from companion.games.grimm.state import Seat
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 THREE = ["Anne", "Paul", "Rachel"]

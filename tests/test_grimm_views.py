@@ -7,7 +7,6 @@ import json
 
 from companion import leds
 from companion.eventlog import EventLog
-from companion.games import grimm
 from companion.session import Session
 from tests.test_cli_play import SCENARIOS, companion
 
