@@ -359,7 +359,7 @@ def _check_cleanup(state: State, move: Cleanup) -> str | None:
 def apply(state: State, move: Move) -> State:
     reason = why_illegal(state, move)
     if reason:
-        raise IllegalMove(f"{move.to_text()}: {reason}")
+        raise IllegalMove(f"{getattr(move, 'player', None) or 'the table'} cannot play '{move.to_text()}': {reason}")
     return _APPLY[KIND[type(move)]](state, move)
 
 
