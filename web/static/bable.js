@@ -352,5 +352,5 @@
     if (text && await play(text)) $("move-text").value = "";
   });
 
-  onState(render, "game");
+  onState(render, "game");  // not rebuilt for camera, health or LED updates: open forms stay
 })();

@@ -247,5 +247,5 @@
     if ($("move").value.trim() && await play($("move").value.trim())) $("move").value = "";
   });
 
-  onState(render, "game");
+  onState(render, "game");  // not rebuilt for camera, health or LED updates: open forms stay
 })();

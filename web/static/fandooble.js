@@ -152,5 +152,5 @@
     return act("/api/move", { move, event_id: newEventId() });
   }
 
-  onState(render, "game");
+  onState(render, "game");  // not rebuilt for camera, health or LED updates: open forms stay
 })();

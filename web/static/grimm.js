@@ -237,5 +237,5 @@
     if (text && await play(text)) $("move-text").value = "";
   });
 
-  onState(render);
+  onState(render, "game");  // not rebuilt for camera, health or LED updates: open forms stay
 })();
