@@ -104,11 +104,14 @@ class DiceTeacher:
     :param timeout_s: seconds to wait for each picture; after that the session fails, nothing stored.
     :param clock: seconds, monotonic (tests pass their own).
     :param stillness: the motion tracker (``vision.motion.Stillness()`` by default).
+    :param zone: the dice tray (a pixel polygon, ``table.tray_px``): only the die inside it is looked at,
+        not the cards, tags and clutter around it. None: the whole picture.
     """
 
     def __init__(self, die: str, faces: str, *, looks: int = 2, keep=None,
                  save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None):
+                 clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None,
+                 zone=None):
         from vision.motion import Stillness
 
         self.die, self.faces, self.looks = checked_request(die, faces, looks)
@@ -120,6 +123,7 @@ class DiceTeacher:
         self.clock = clock
         self.stillness = stillness if stillness is not None else Stillness()
         self.die_px = die_px
+        self.zone = zone
         self.total = len(self.faces) * self.looks
         self.learned = 0  # pictures taken so far; the next one is step learned + 1
         self.state = WAITING_FOR_MOTION
@@ -216,9 +220,12 @@ class DiceTeacher:
     # -- steps ------------------------------------------------------------------------------
 
     def _take(self, image: np.ndarray) -> None:
+        from vision.dice.zone import crop_to_zone
+
         face = self.face
         try:
-            self.templates.learn(self.die, face, image, new_face=self.look == 1, die_px=self.die_px)
+            in_tray, _ = crop_to_zone(image, self.zone, 0)
+            self.templates.learn(self.die, face, in_tray, new_face=self.look == 1, die_px=self.die_px)
         except ValueError as exc:
             self.retries += 1
             self._deadline = self.clock() + self.timeout_s

@@ -223,7 +223,7 @@ def start_teaching():
     def make_teacher():
         try:
             return DiceTeacher(die, faces, looks=looks, timeout_s=timeout_s, save=store.save_templates,
-                               keep=store.load_templates() if add else None)
+                               keep=store.load_templates() if add else None, zone=_tray())
         except BadTeaching as exc:
             refuse(400, str(exc), "bad_field", field=exc.field)
 
@@ -237,6 +237,14 @@ def start_teaching():
 def cancel_teaching():
     """Stop teaching now; nothing is stored. Answers the status (also when nothing was being taught)."""
     return jsonify(teaching=_teaching().cancel())
+
+
+def _tray():
+    """The dice tray tapped on the Setup page (working-image pixels), or None (the whole picture)."""
+    import numpy as np
+
+    tray = runtime().config.get("table", "tray_px")
+    return np.asarray(tray, np.float64) if tray else None
 
 
 def _game_warning() -> str | None:
