@@ -8,7 +8,7 @@ Vision never decides a game fact.
 * Every frame goes through :class:`vision.stabiliser.TableWatcher`: the corner
   tags give the table's geometry (and the dice tray's place); in a Fabled Fruit
   game its stable snapshots are the observations.
-* In a Fandooble game the working image also goes to a
+* In a dice game (``CAMERA == "dice"``) the working image also goes to a
   :class:`vision.roll.RollDetector` with the dice reader chosen by
   ``companion dice use`` (:class:`companion.dicestore.DiceStore`).
 * While someone watches the live view, the frame is drawn over with what was found.
@@ -165,8 +165,9 @@ class Pipeline:
         except (ValueError, OSError) as exc:
             self.runtime.set_health("dice", "degraded", f"the dice cannot be read: {exc}")
             return None
-        if kind == "pips":
-            self.runtime.set_health("dice", "degraded", "the dice reader reads pip dice: teach Fandooble's "
+        session = self.runtime.session
+        if kind == "pips" and session is not None and session.rules.DICE is not None:
+            self.runtime.set_health("dice", "degraded", f"the dice reader reads pip dice: teach {session.rules.TITLE}'s "
                                     "picture faces with 'companion dice teach' (or use ArUco stickers)")
         else:
             self.runtime.set_health("dice", "ok", f"reading {kind} dice")

@@ -22,8 +22,6 @@ import numpy as np
 
 from companion.errors import SetupError
 
-# The two Fandooble dice the dashboard offers, and the faces each may have.
-FANDOOBLE_DICE = {"dragon": "CGR", "special": "FKW"}
 MAX_FACES = 20  # a d20 is the most faces a die on the table has
 MAX_LOOKS = 5
 DEFAULT_TIMEOUT_S = 60.0
@@ -49,11 +47,10 @@ class BadTeaching(SetupError):
 
 
 def face_name(letter: str) -> str | None:
-    """The Fandooble name of a face letter ("green dragon"), None for other dice's faces."""
-    from companion.games.fandooble.state import FACE_ORDER
-    from companion.games.fandooble.state import face_name as fandooble_name
+    """What a game's picture-dice face letter shows ("green dragon"), None for other dice's faces."""
+    from companion.games import face_names
 
-    return fandooble_name(letter) if letter in FACE_ORDER else None
+    return face_names().get(letter)
 
 
 def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
@@ -68,7 +65,9 @@ def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
         raise BadTeaching("faces", f"a die has at most {MAX_FACES} faces: write one letter per face")
     if not _FACES.match(faces):
         raise BadTeaching("faces", "write one letter (or digit) per face, e.g. CCGGRR")
-    allowed = FANDOOBLE_DICE.get(die.lower())
+    from companion.games import picture_dice
+
+    allowed = picture_dice().get(die.lower())  # a die a game names (its faces are known)
     if allowed is not None:
         wrong = sorted(set(faces) - set(allowed))
         if wrong:

@@ -11,7 +11,8 @@ import pytest
 
 from companion.cli import main
 from companion.cli import see_dice
-from companion.dicestore import DiceStore, fandooble_faces
+from companion.dicestore import DiceStore
+from companion.games.fandooble.game import faces_option as fandooble_faces
 from companion.errors import SetupError
 from companion.games import fandooble
 from vision.synth.dice import render_face_photo, render_tray
@@ -35,9 +36,9 @@ def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_
     shown = json.loads(out)
     assert shown["kind"] == "taught"
     assert shown["dice"]["dragon"]["counts"] == {"C": 3, "G": 2, "R": 1}
-    assert shown["fandooble_option"] == "faces=CCCGGR/FKKWWW"
+    assert shown["game_options"] == {"fandooble": "faces=CCCGGR/FKKWWW"}
     # The option the teaching produced is one the engine takes, and the odds follow it.
-    state = fandooble.setup(["Lola", "Grace"], {"faces": shown["fandooble_option"].split("=", 1)[1]})
+    state = fandooble.setup(["Lola", "Grace"], {"faces": shown["game_options"]["fandooble"].split("=", 1)[1]})
     assert fandooble.to_json(state)["faces"]["dragon"] == {"C": 3, "G": 2, "R": 1}
     assert DiceStore(data_dir).load_templates().face_counts("special") == {"F": 1, "K": 2, "W": 3}
 

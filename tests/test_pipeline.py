@@ -113,7 +113,7 @@ def _roll_on_the_table(runtime, tmp_path, config, *, tags: bool = False):
     from vision.synth.dice import render_tray
 
     store = _taught_store(tmp_path)
-    runtime.new_game("fandooble", ["Lola", "Grace"], {"faces": store.fandooble_faces()})
+    runtime.new_game("fandooble", ["Lola", "Grace"], store.options_for("fandooble"))
     pipeline = Pipeline(runtime, config, tmp_path)
     scene = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"])
     if tags:

@@ -1,6 +1,6 @@
 """The table's dice on the dashboard, through :class:`companion.dicestore.DiceStore`: what the camera
 knows about them, which kind it reads, the ArUco sticker table, and the taught face counts that a new
-Fandooble game (and its odds) uses.
+game with picture dice (and its odds) uses, through the game's ``dice_option``.
 
 Teaching the dice (``/api/dice/teach``) takes the clean frames the running camera
 pipeline publishes (``runtime.frames``): a daemon thread feeds them to a
@@ -26,8 +26,6 @@ _log = logging.getLogger(__name__)
 bp = Blueprint("dice_api", __name__, url_prefix="/api/dice")
 
 # companion.dicestore is imported inside the views: a fault there closes these routes, never the dashboard.
-FANDOOBLE_FACES = {"C": "treasure chest", "G": "green dragon", "R": "red dragon",
-                   "F": "Fandooble", "K": "knight", "W": "wizard"}
 
 
 def _store():
@@ -40,17 +38,20 @@ def _store():
 
 
 def dice_options(game: str) -> dict[str, str]:
-    """The setup option a new game takes from the taught dice: Fandooble's ``faces`` ({} when not taught)."""
-    if game != "fandooble" or getattr(runtime().log, "path", ":memory:") == ":memory:":
+    """The setup options a new game takes from the taught dice (its face counts; {} when not taught)."""
+    from companion import games
+
+    rules = games.get(game)
+    if rules.DICE is None or getattr(runtime().log, "path", ":memory:") == ":memory:":
         return {}
-    faces = _store().fandooble_faces()
-    return {"faces": faces} if faces else {}
+    return _store().options_for(game)
 
 
 def _described(store) -> dict:
     from companion.dicestore import KINDS
+    from companion.games import face_names
 
-    return {**store.describe(), "kinds": list(KINDS), "face_names": FANDOOBLE_FACES,
+    return {**store.describe(), "kinds": list(KINDS), "face_names": face_names(),
             "teach_command": "companion dice teach --die dragon --faces CCGGRR"}
 
 
@@ -248,9 +249,9 @@ def _tray():
 
 
 def _game_warning() -> str | None:
-    """While a Fandooble game is in play the camera also reads rolls, and may take a face shown for one."""
+    """While a dice game is in play the camera also reads rolls, and may take a face shown for one."""
     session = runtime().session
-    if session is None or session.game != "fandooble" or session.outcome() is not None:
+    if session is None or session.rules.CAMERA != "dice" or session.outcome() is not None:
         return None
-    return ("a Fandooble game is in play: the camera may take a face you show for a roll and ask about it; "
-            "dismiss those questions")
+    return (f"a {session.rules.TITLE} game is in play: the camera may take a face you show for a roll and ask "
+            "about it; dismiss those questions")

@@ -60,9 +60,10 @@ def _show(args) -> int:
 
 
 def _face_label(face: str) -> str:
-    from companion.games.fandooble.state import FACE_ORDER, face_name
+    from companion.teach import face_name
 
-    return f"{face} ({face_name(face)})" if face in FACE_ORDER else face
+    name = face_name(face)
+    return f"{face} ({name})" if name else face
 
 
 def _progress(step: int, total: int, text: str) -> None:
