@@ -129,7 +129,8 @@ class Pipeline:
         import numpy as np
 
         live = getattr(self.runtime, "config", None)  # the Setup page's tapped tray applies at once
-        tray_px = live.get("table", "tray_px") if live is not self._started_with else self.tray_px
+        live_tray = live.get("table", "tray_px") if live is not None else None
+        tray_px = live_tray if live is not self._started_with else (self.tray_px or live_tray)
         if tray_px:
             return np.asarray(tray_px, np.float64)
         geometry = self.watcher.geometry

@@ -43,7 +43,7 @@ from tools import dice_photos  # noqa: E402
 
 SEED = 20261129
 SCENES, VARIANTS = 1500, 3  # the shipped networks' training data: rendered scenes, looks at each real photo
-FINDER_EPOCHS, READER_EPOCHS = 12, 8
+FINDER_EPOCHS, READER_EPOCHS = 10, 4
 REAL = ROOT.parent / "shared/data/dice/nell-byler-d6"
 NOT_A_DIE, COCKED = 0, 7
 
@@ -225,12 +225,14 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "vision/dice/models")
     parser.add_argument("--cache", type=Path, help="keep the rendered training data in this folder for the next run")
     parser.add_argument("--only", choices=["finder", "reader"], help="train (and write) only this network")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (two runs, --only finder and "
+                        "--only reader, with one thread each share two cores best)")
     parser.add_argument("--only-export-untrained", action="store_true", help="write random networks (speed checks)")
     args = parser.parse_args(argv)
     import torch
 
     torch.manual_seed(SEED)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     Finder, Reader = _networks()
     finder, reader = Finder(), Reader()
     args.out.mkdir(parents=True, exist_ok=True)
