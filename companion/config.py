@@ -169,6 +169,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "camera": {
         "backend": Key("auto", "auto, picamera2, usb, file or demo", _choice("auto", "picamera2", "usb", "file", "demo")),
+        "demo_game": Key("", "the game the demo camera plays when no camera is found (a game with a demo, e.g. fandooble); \"\" for the first demo", _string),
         "usb_device": Key(0, "OpenCV device number of a USB webcam", _int_range(0, 63)),
         "file_path": Key("", "folder of images or a video for the file camera", _string),
         "work_width": Key(2304, "width of the working image (small stream) in pixels", _int_range(320, 4608)),

@@ -206,3 +206,6 @@ class DiceDemoTable:
 
     def next_image(self, number: int):
         return self.show(number)
+
+
+DEMO_TABLE = DiceDemoTable
