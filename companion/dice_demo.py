@@ -188,6 +188,9 @@ class DiceDemoTable:
         self.film = script_film(self.script)
         self.show = LiveShow(runtime, self.film)
         self.table_mm = None
+        self._t = 0.0
+        self._taught_key = None
+        self._hand = 0
 
     def prepare(self, store) -> None:
         """Teach the demo's dice (when none are taught) and mark its tray (when none is marked)."""
@@ -205,7 +208,29 @@ class DiceDemoTable:
         return DemoCamera(self.next_image, fps=fps, work_width=work_width)
 
     def next_image(self, number: int):
-        return self.show(number)
+        """The next picture: the film's, or while dice are being taught, the face asked for alone in the
+        tray (a hand sets it down, then it lies still), so teaching with the demo camera finishes."""
+        teaching = self.runtime.snapshot_part("teaching")
+        if isinstance(teaching, dict) and teaching.get("active") and teaching.get("face"):
+            self._t += 0.1
+            return self._teaching_picture(teaching), self._t
+        shown = self.show(number)
+        if shown is not None:
+            self._t = max(self._t + 0.1, shown[1])
+            shown = (shown[0], self._t)
+        return shown
+
+    def _teaching_picture(self, teaching: dict):
+        x0, y0, x1, y1 = self.script.tray
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        key = (teaching.get("die"), teaching.get("step"), teaching.get("retries"))
+        if key != self._taught_key:
+            self._taught_key, self._hand = key, self.script.hand_frames
+        if self._hand:
+            self._hand -= 1
+            return self.script.picture([], hand=middle)
+        turn = 20.0 * (teaching.get("look", 1) - 1)
+        return self.script.picture([(teaching["face"], middle, 10.0 + turn)])
 
 
 DEMO_TABLE = DiceDemoTable

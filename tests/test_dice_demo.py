@@ -66,3 +66,23 @@ def test_the_demo_is_chosen_by_its_game_and_an_unknown_one_is_refused(runtime):
     assert isinstance(demos.table_for("fandooble", runtime, size=(1280, 720)), DiceDemoTable)
     with pytest.raises(ConfigError, match="no demo of 'chess': the demos play fable, fandooble"):
         demos.table_for("chess", runtime, size=(1280, 720))
+
+
+def test_teaching_with_the_demo_camera_finishes(runtime, tmp_path):
+    import numpy as np
+
+    from companion.teach import DONE, DiceTeacher
+
+    store = DiceStore(tmp_path)
+    demo = DiceDemoTable(runtime, size=(1280, 720), rolls=2)
+    teacher = DiceTeacher("dragon", "CCGGRR", looks=2, save=store.save_templates,
+                          zone=np.asarray(demo.script.tray_px, np.float64))
+    runtime.add_snapshot_part("teaching", teacher.status)
+    for number in range(400):
+        if not teacher.active:
+            break
+        image, _ = demo.next_image(number)
+        teacher.feed(image)
+    assert teacher.state == DONE and teacher.retries == 0
+    assert store.options_for("fandooble") == {}  # one die of two taught
+    assert store.face_counts() == {"dragon": {"C": 2, "G": 2, "R": 2}}
