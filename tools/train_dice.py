@@ -1,25 +1,31 @@
-"""Train the pip-dice networks on synthetic renders only, and write them as ONNX for cv2.dnn.
+"""Train the pip-dice networks on renders and real photos, and write them as ONNX for cv2.dnn.
 
-    /work/train-venv/bin/python tools/train_dice.py [--scenes 4000] [--finder-epochs 14] [--reader-epochs 7]
-                                                     [--out vision/dice/models] [--cache DIR] [--only finder|reader]
+    python tools/train_dice.py [--scenes 1500] [--real ../shared/data/dice/nell-byler-d6] [--photo-variants 3]
+                               [--finder-epochs 10] [--reader-epochs 4] [--out vision/dice/models]
+                               [--cache DIR] [--only finder|reader] [--threads 2]
 
 Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at run time):
 
 * the finder: the picture at half size -> a heat map of die centres and each die's box size,
-  one cell per 8 picture pixels (CenterNet-like);
+  one cell per 8 picture pixels (CenterNet-like); it learns pip, picture and sticker dice, so
+  teaching picture dice uses it too;
 * the reader: one die cut out and scaled to 36 x 36 -> not a die, faces 1-6, or a die that
   does not lie flat.
 
-Training data are renders of :mod:`vision.synth.dice` (photo-like trays, plus the plain trays
-of the tests and benchmarks); the real photos in shared/data are never read here. Every
-random choice comes from a fixed seed, so a run reproduces the shipped files (up to the order
-of floating-point sums, which depends on the torch build and its threads). The shipped files
-came from the defaults (4000 scenes: about 5 minutes of rendering on two cores, then about 10
-minutes for the reader and 15 for the finder on a quiet machine).
+Training data: renders of :mod:`vision.synth.dice` (photo-like trays, the plain trays of the
+tests and benchmarks, picture and ArUco dice for the finder), and the real photos' ``train``
+split (tools/dice_photos.py), seen whole and in parts; the part of the train split kept for
+choosing the reader's confidence threshold (``bench/dice_bench.py --calibrate``) and the
+``test`` split are never read here. Every random choice comes from a fixed seed, so a run
+reproduces the shipped files (up to the order of floating-point sums, which depends on the
+torch build and its threads). The shipped files came from the defaults, run as two processes
+(``--only reader --threads 1`` and ``--only finder --threads 1``) sharing ``--cache``: about 9
+minutes of data making, then about 35 minutes for the reader and 11 for the finder on two busy cores.
 
-Training is a developer's tool and needs PyTorch, which the project does not depend on:
-``python3 -m venv /work/train-venv && /work/train-venv/bin/pip install torch==2.13.0 numpy
-opencv-python-headless onnx``, then run this script with that interpreter from the project root.
+Training is a developer's tool and needs PyTorch, which the project does not depend on: make
+a virtual environment outside the project (``python3 -m venv`` in a folder of your choice),
+install ``torch==2.13.0 numpy opencv-python-headless onnx`` into it with its pip, and run this
+script with that environment's python from the project root.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from .find import Candidate, find_dice
 from .pips import _distinct
 
 MIN_SCORE = 0.3  # the finder's least certainty for the one die
+SQUARE = 0.84  # a blob filling at least this share of its rotated rectangle is square enough for a die
 RIVAL = 0.65  # a second mark this sure (relative to the best) is a second die: the picture is refused
 
 
@@ -28,11 +29,19 @@ def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
     if not sure:
         return _by_outline(image, die_px)
     best = sure[0]
-    rivals = [s for s in sure[1:] if s.score >= RIVAL * best.score and _apart(s, best) > 0.75 * best.side]
+    die = _outline(image, best, die_px)
+    reach = 0.75 * max(best.side, max(die.size))  # a second mark on the same die (its picture, a pip) is no rival
+    # Square blobs only: a die seen from above fills its outline's rectangle, a disc (a screw head) does not.
+    blobs = [c for c in find_dice(image, die_px)[0] if not c.problem and c.area >= SQUARE * c.size[0] * c.size[1]]
+    # A second die: a mark nearly as sure, or a sure mark the blob finder also outlines as a die.
+    rivals = [s for s in sure[1:] if _apart(s, best) > reach and (
+        s.score >= RIVAL * best.score
+        or any(np.hypot(c.center[0] - s.center[0], c.center[1] - s.center[1]) < 0.5 * max(c.side, s.side)
+               for c in blobs))]
     if rivals:
         where = ", ".join(_at(s.center) for s in [best, *rivals][:4])
         raise ValueError(f"show exactly one die, lying flat in the tray: saw {1 + len(rivals)} dice ({where})")
-    return _outline(image, best, die_px)
+    return die
 
 
 def _apart(a: net.Spot, b: net.Spot) -> float:
