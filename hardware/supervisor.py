@@ -6,7 +6,8 @@ driven from a thread the companion depends on:
 
 * a *reader* thread per camera instance opens it, reads frames and hands each one to
   ``on_frame``; the *monitor* thread only watches clocks and never calls the driver;
-* a read that overruns (2 x ``frame_timeout``), an open that overruns
+* a read that overruns (2 x ``frame_timeout``; not for a software source whose
+  ``may_hang`` is False, which is slow only when the machine is), an open that overruns
   (``open_timeout``) or an error ends that camera instance: its reader is abandoned
   and ``stop()`` is called from a throw-away thread, so a ``stop()`` that never
   returns blocks only that thread;
@@ -211,7 +212,8 @@ class CameraSupervisor:
             return "stopped delivering frames"
         if run.phase == "opening" and elapsed > self.open_timeout:
             return f"did not open within {self.open_timeout:g} s"
-        if run.phase == "reading" and elapsed > 2 * self.frame_timeout:
+        hangs = run.camera is None or run.camera.may_hang
+        if run.phase == "reading" and elapsed > 2 * self.frame_timeout and hangs:
             return f"no frame for {elapsed:.1f} s (the camera hangs)"
         return None
 

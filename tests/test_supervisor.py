@@ -8,6 +8,7 @@ import os
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from hardware.camera.fake import Script, ScriptedCamera
@@ -219,3 +220,44 @@ def test_a_camera_opened_after_its_start_was_abandoned_is_stopped_not_leaked():
         sup.stop()
     running = [c for c in cameras if c._started]
     assert running == [], f"{len(running)} of {len(cameras)} cameras still running after stop()"
+
+
+def test_a_demo_camera_waiting_for_a_busy_machine_is_not_restarted():
+    """The demo table's camera waits for the runtime to take each picture; on a busy machine that can
+    take longer than a hung driver would. Restarting it would start the demo's game over, so a
+    software source is waited for however long it takes; the scripted driver above is restarted."""
+    from hardware.camera.demo import DemoCamera
+
+    now = [0.0]
+    held, waiting = threading.Event(), threading.Event()
+    picture = np.zeros((48, 64, 3), np.uint8)
+
+    def source(number):
+        if number == 2:  # the runtime is busy with what the second picture caused
+            waiting.set()
+            held.wait(10)
+        return picture
+
+    health = Recorder()
+    frames = []
+    sup = CameraSupervisor(lambda: DemoCamera(source, fps=0), on_health=health, on_frame=frames.append,
+                           **{**FAST, "clock": lambda: now[0]})
+    sup.start()
+    try:
+        assert waiting.wait(10), "the demo camera never asked for its third picture"
+        now[0] += 100 * FAST["frame_timeout"]  # far beyond what a hung driver is allowed
+        checked = sup.heartbeat
+        deadline = time.monotonic() + 10
+        while sup.heartbeat == checked and time.monotonic() < deadline:  # the monitor looked again
+            time.sleep(0.01)
+        seen = sup.heartbeat
+        while sup.heartbeat == seen and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert sup.restarts == 0 and "degraded" not in health.statuses()
+        held.set()
+        while len(frames) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(frames) >= 4 and sup.restarts == 0
+    finally:
+        held.set()
+        sup.stop()

@@ -53,6 +53,10 @@ class Camera(abc.ABC):
     """``start()``, then ``read()`` frames, then ``stop()``. Also a context manager."""
 
     name: str = "camera"
+    # A driver can hang in read(); the supervisor restarts a camera silent for twice the frame timeout.
+    # A picture source made in software (the demo table) is slow only when the machine or the runtime
+    # it waits for is: restarting it would only start its show again, so it says False.
+    may_hang: bool = True
 
     @abc.abstractmethod
     def start(self) -> None:

@@ -31,6 +31,7 @@ class DemoCamera(Camera):
     """
 
     name = "demo"
+    may_hang = False  # it waits for the runtime to take each picture (see companion.film.player.LiveShow)
 
     def __init__(self, source: Source | None = None, *, fps: float = 10.0, loop: bool = True,
                  size: tuple[int, int] = (1280, 720), work_width: int | None = None):

@@ -1,0 +1,116 @@
+"""The Grimm Forest in a real browser: two phones pick their collection cards in secret; neither phone nor the
+table screen sees the other's pick before the reveal, all see both after it; then a build is entered and
+checked (Debian's chromium, Playwright)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.config import Config
+from companion.runtime import Runtime
+from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
+    LAPTOP,
+    PHONE,
+    TIMEOUT_MS,
+    browser_type_launch_args,
+    not_blank,
+    until,
+)
+from tests.test_web_support import Served, make_app
+
+pytestmark = pytest.mark.browser
+PIN = "246810"
+SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder to keep the screenshots in, to look at them
+
+
+@pytest.fixture
+def runtime(log):
+    with Runtime(Config.defaults(), log) as rt:
+        yield rt
+
+
+@pytest.fixture
+def dashboard(runtime, tmp_path):
+    config = Config.from_mapping({"server": {"pin": PIN}}, str(tmp_path / "config.toml"))
+    served = Served(make_app(runtime, config, TESTING=False, COMPANION_HEARTBEAT_S=0.5))
+    yield served.url
+    served.close()
+
+
+def screen(browser, url: str, path: str, size: dict):
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + path)
+    if path.startswith("/join/"):  # the seat link takes the seat, then opens the game's page
+        page.wait_for_url("**/grimm")
+    until(page, "document.getElementById('conn').dataset.state === 'live'")
+    return page, errors
+
+
+def seat(page, player: str) -> tuple[str, str]:
+    tile = page.locator(f".grimm-seat[data-player={player}]")
+    return tile.get_attribute("data-state"), tile.locator(".what").inner_text()
+
+
+def test_two_phones_pick_in_secret_and_everyone_sees_both_after_the_reveal(dashboard, browser, runtime):
+    url = dashboard
+    runtime.new_game("grimm", ["Anne", "Paul"], {})
+    runtime.play("prince wood", source="dashboard")  # two players: the Prince Regal's die first
+    table, table_errors = screen(browser, url, "/grimm", LAPTOP)
+    links = {s["player"]: "/join/" + s["code"] for s in table.request.get(url + "/api/seats").json()["seats"]}
+    anne, anne_errors = screen(browser, url, links["Anne"], PHONE)
+    paul, paul_errors = screen(browser, url, links["Paul"], PHONE)
+    until(table, "document.querySelectorAll('.grimm-seat[data-state=choosing]').length === 2")
+
+    # Anne picks the Forest on her phone, then changes her mind to the Fields before the reveal.
+    anne.click(".pick-location[data-location=forest]")
+    until(anne, "document.querySelector('.grimm-seat[data-player=Anne] .what').textContent === 'you chose Forest'")
+    for page in (table, paul):
+        until(page, "document.querySelector('.grimm-seat[data-player=Anne]').dataset.state === 'chosen'")
+        assert seat(page, "Anne") == ("chosen", "chosen")
+        assert "gather Anne" not in page.inner_text("main") and "Anne chose a collection card" in page.inner_text("#log")
+        assert page.locator(".grimm-pig").count() == 0
+    anne.click("text=Change my card")
+    until(table, "document.querySelector('.grimm-seat[data-player=Anne]').dataset.state === 'choosing'")
+    anne.click(".pick-location[data-location=fields]")
+    until(anne, "document.querySelector('.grimm-seat[data-player=Anne] .what').textContent === 'you chose Fields'")
+    until(table, "document.querySelector('.grimm-seat[data-player=Anne]').dataset.state === 'chosen'")
+    assert seat(paul, "Anne") == ("chosen", "chosen") and "Fields" not in paul.inner_text("#choosing")
+    assert "gather Anne" not in table.inner_text("main") and "gather Anne" not in paul.inner_text("main")
+
+    # Paul picks the Fields too: the last pick reveals both at once, on every screen, with the split.
+    paul.click(".pick-location[data-location=fields]")
+    for page in (table, anne, paul):
+        until(page, "document.querySelectorAll('.grimm-seat[data-state=revealed]').length === 2")
+        assert seat(page, "Anne") == ("revealed", "Fields") and seat(page, "Paul") == ("revealed", "Fields")
+        until(page, "document.querySelectorAll('.grimm-location[data-location=fields] .grimm-pig').length === 2")
+        took = page.locator(".grimm-location[data-location=fields] .grimm-took").inner_text()
+        assert "Anne took 2 straw" in took and "Paul took 2 straw" in took
+        assert "holds 1 straw" in page.locator(".grimm-location[data-location=fields]").inner_text()  # the rest stays
+        assert "gather Anne fields" in page.inner_text("#log") and "gather Paul fields" in page.inner_text("#log")
+
+    # Construction: Anne builds her straw floor on her phone; the companion checks and logs it.
+    form = anne.locator(".grimm-form[data-phase=construction]")
+    form.locator("select[name=part]").select_option("floor")
+    form.locator("select[name=kind]").select_option("straw")
+    form.locator("button >> text=Build").click()
+    until(table, "document.getElementById('log').textContent.includes('build Anne floor straw')")
+    anne.locator(".grimm-form[data-phase=construction] button >> text=Build").click()  # again: refused, said why
+    anne.wait_for_selector("#toast >> text=already has a straw house under construction")
+    assert runtime.session.state.at("Anne").building == (1, 0, 0)
+    assert paul.locator("#actions").is_hidden()  # not his turn: nothing to enter on his phone
+
+    for page, name in ((table, "table"), (anne, "anne"), (paul, "paul")):
+        png = page.screenshot(full_page=True)
+        assert not_blank(png)
+        if SHOTS:
+            (Path(SHOTS) / f"grimm-{name}.png").write_bytes(png)
+    for page, size in ((table, LAPTOP), (anne, PHONE), (paul, PHONE)):
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    assert table_errors == anne_errors == paul_errors == []

@@ -1,0 +1,60 @@
+"""The Grimm Forest through the dashboard's JSON API: each phone picks only for its own seat, the table screen
+enters the pick of a seat without a phone, and the page is offered."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.config import Config
+from tests.test_web_support import make_app, runtime, with_token  # noqa: F401  (fixtures)
+
+PIN = "246810"
+
+
+@pytest.fixture
+def app(runtime, tmp_path):
+    return make_app(runtime, Config.from_mapping({"server": {"pin": PIN}}, str(tmp_path / "config.toml")))
+
+
+@pytest.fixture
+def client(app):
+    """The shared table screen: no seat, not unlocked."""
+    return with_token(app.test_client())
+
+
+def phone(app, player: str):
+    spectator = with_token(app.test_client())
+    code = next(s["code"] for s in spectator.get("/api/seats").get_json()["seats"] if s["player"] == player)
+    response = spectator.post("/api/seats/claim", json={"code": code})
+    assert response.status_code == 200 and response.get_json()["page"] == "/grimm"
+    return spectator
+
+
+def move(client, text: str):
+    return client.post("/api/move", json={"move": text})
+
+
+def test_phones_pick_for_their_own_seat_and_the_table_for_a_seat_without_a_phone(app, client):
+    response = client.post("/api/games", json={"game": "grimm", "players": ["Anne", "Paul", "Rachel"], "options": {}})
+    assert response.status_code == 201, response.get_json()
+    anne, paul = phone(app, "Anne"), phone(app, "Paul")
+    refused = move(anne, "gather Anne fable forest")  # no Fable in her hand: said why
+    assert refused.status_code == 409 and "holds no Fable card" in json.dumps(refused.get_json())
+    assert move(anne, "gather Paul forest").status_code == 403  # not her seat
+    assert move(client, "gather Anne forest").status_code == 403  # the table screen: not a seat a phone holds
+    assert move(anne, "gather Anne forest").status_code == 200
+    assert move(client, "gather Rachel brickyard").status_code == 200  # Rachel has no phone
+    seen = paul.get("/api/state").get_json()["game"]
+    assert seen["state"]["players"][0]["chosen"] and seen["state"]["players"][0]["pick"] is None
+    assert "gather Anne forest" not in json.dumps(seen) and "gather Rachel brickyard" not in json.dumps(seen)
+    assert move(paul, "gather Paul forest").status_code == 200
+    seen = client.get("/api/state").get_json()["game"]
+    assert [p["pick"] for p in seen["state"]["players"]] == ["forest", "forest", "brickyard"]
+    assert seen["to_act"] == ["Anne"] and seen["state"]["phase"] == "construction"
+
+
+def test_the_grimm_page_is_offered(client):
+    page = client.get("/grimm")
+    assert page.status_code == 200 and b'href="/grimm"' in page.data and b"grimm.js" in page.data
