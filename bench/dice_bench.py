@@ -1,15 +1,18 @@
 """Dice reading: accuracy on synthetic renders and on real photos, speed, and the odds' cost.
 
-    .venv/bin/python bench/dice_bench.py [--scenes 300] [--real ../shared/data/dice/nell-byler-d6]
+    .venv/bin/python bench/dice_bench.py [--scenes 300] [--real ../shared/data/dice/nell-byler-d6] [--calibrate]
 
-Prints one table. Ours (vision.dice; pips: two small networks trained on renders by
-tools/train_dice.py) is compared side by side with the usual hobby approach: a die finder
+Prints one table. Ours (vision.dice; pips: two small networks trained on renders and real
+photos by tools/train_dice.py) is compared side by side with the usual hobby approach: a die finder
 by colour and outline (vision.dice.find, which the taught reader uses) with pips counted
 by OpenCV's SimpleBlobDetector. Synthetic sets: the plain trays of the tests
 (``render_tray``) and photo-like trays (``render_photo``: close camera, clusters, light
-tables, translucent and marbled dice; seeds the training never used). The real photos are
-evaluation only: nothing is tuned or trained on them. A die counts as found when a reported
-box overlaps its label with IoU >= 0.4; a reported readable die that overlaps no label is a
+tables, translucent and marbled dice; seeds the training never used). Of the real photos the
+``test`` split is evaluation only; the networks were trained on part of the ``train`` split
+(tools/dice_photos.py), and the reader's confidence threshold chosen on the rest of it
+(``--calibrate``). Taught dice are measured on crops of the train split (one die's look
+stands for one die: three photos a face taught, the others read). A die counts as found when
+a reported box overlaps its label with IoU >= 0.4; a reported readable die that overlaps no label is a
 false die; dice cut by the picture's edge are neither counted nor held against the reader.
 """
 
@@ -32,8 +35,10 @@ from vision.dice.find import Candidate  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
 from vision.dice.scan import scan, upright_patch  # noqa: E402
 from vision.synth.dice import FANDOOBLE_FACES, TABLE_COLOURS, render_face_photo, render_photo, render_tray  # noqa: E402
+from tools import dice_photos  # noqa: E402
 
 IOU_MATCH = 0.4
+WRONG_TARGET = 0.005  # wrong faces allowed on the calibration photos: half the target, a margin for new photos
 
 
 class BlobDetectorReader:
@@ -64,20 +69,31 @@ class BlobDetectorReader:
 
 
 
-def score(truth: list[tuple[str | None, tuple]], reading) -> dict:
-    """Greedy IoU matching of labelled dice (face, box) to reported dice."""
+def score(truth: list[tuple[str | None, tuple]], reading, pairs_out: list | None = None) -> dict:
+    """Greedy IoU matching of labelled dice (face, box) to reported dice.
+
+    ``wrong``: a labelled die reported with another face (worse than unreadable); ``cocked``: a
+    labelled die reported as not lying flat; ``unreadable``: every die reported without a face.
+    ``pairs_out`` collects (confidence, right) of each matched die reported with a face.
+    """
     pairs = sorted(((iou(t[1], d.box), ti, di) for ti, t in enumerate(truth) for di, d in enumerate(reading.dice)),
                    reverse=True)
-    used_t, used_d, right = set(), set(), 0
+    used_t, used_d, right, wrong, cocked = set(), set(), 0, 0, 0
     for overlap, ti, di in pairs:
         if overlap < IOU_MATCH or ti in used_t or di in used_d:
             continue
         used_t.add(ti)
         used_d.add(di)
-        right += reading.dice[di].face == truth[ti][0]
+        die = reading.dice[di]
+        right += die.face == truth[ti][0]
+        wrong += die.readable and die.face != truth[ti][0]
+        cocked += "not lying flat" in die.reason
+        if pairs_out is not None and die.readable:
+            pairs_out.append((die.confidence, die.face == truth[ti][0]))
     false = sum(1 for di, d in enumerate(reading.dice) if di not in used_d and d.readable)
     unreadable = sum(1 for d in reading.dice if not d.readable)
-    return {"dice": len(truth), "found": len(used_t), "right": right, "false": false, "unreadable": unreadable}
+    return {"dice": len(truth), "found": len(used_t), "right": right, "wrong": wrong, "false": false,
+            "cocked": cocked, "unreadable": unreadable}
 
 
 def add(total: dict, part: dict) -> None:
@@ -119,27 +135,97 @@ def taught_templates() -> FaceTemplates:
     return templates
 
 
-def real(root: Path, reader, split: str) -> dict:
+def real(root: Path, reader, split: str, pairs_out: list | None = None) -> dict:
+    """The reader on the labelled photos of ``split`` (``test``; ``train`` or its parts ``fit`` / ``calibrate``)."""
     total: dict = {}
-    with open(root / "counts.csv", newline="") as f:
-        names = [row["image"] for row in csv.DictReader(f) if row["split"] == split]
-    for name in names:
+    for name in dice_photos.names(root, split):
         image = cv2.imread(str(root / "images" / name), cv2.IMREAD_COLOR)
         h, w = image.shape[:2]
-        truth, partial = [], []
-        for line in (root / "labels" / name).with_suffix(".txt").read_text().split("\n"):
-            if not line.strip():
-                continue
-            cls, cx, cy, bw, bh = (float(v) for v in line.split())
-            box = (round((cx - bw / 2) * w), round((cy - bh / 2) * h), round(bw * w), round(bh * h))
-            whole = box[0] >= 0 and box[1] >= 0 and box[0] + box[2] <= w and box[1] + box[3] <= h
-            (truth if whole else partial).append((str(int(cls) + 1), box))
+        labelled = dice_photos.labels(root, name, (w, h))
+        truth = [(d.face, d.box) for d in labelled if not d.partial]
+        partial = [d.box for d in labelled if d.partial]
         reading = reader.read(image)
         # Dice cut by the picture's edge are neither counted nor held against the reader.
-        kept = type(reading)(tuple(d for d in reading.dice
-                                   if not any(iou(d.box, p[1]) >= IOU_MATCH for p in partial)), reading.die_px)
-        add(total, score(truth, kept))
+        kept = type(reading)(tuple(d for d in reading.dice if not any(iou(d.box, p) >= IOU_MATCH for p in partial)),
+                             reading.die_px)
+        add(total, score(truth, kept, pairs_out))
     return total
+
+
+def calibrate(root: Path, most_wrong: float = WRONG_TARGET) -> tuple[float, list[tuple[float, float, float]]]:
+    """The least confidence threshold at which at most ``most_wrong`` of the dice of the train split's
+    calibration photos (never trained on) are read wrong, and the sweep: (threshold, right, wrong)."""
+    pairs: list = []
+    total = real(root, PipReader(min_confidence=0.0), "calibrate", pairs)
+    dice = total["dice"]
+    sweep = []
+    for threshold in np.round(np.arange(0.3, 0.99, 0.02), 2):
+        right = sum(1 for c, ok in pairs if c >= threshold and ok) / dice
+        wrong = sum(1 for c, ok in pairs if c >= threshold and not ok) / dice
+        sweep.append((float(threshold), right, wrong))
+    chosen = next((t for t, _, w in sweep if w <= most_wrong), sweep[-1][0])
+    return chosen, sweep
+
+
+def _crop(image, box, margin: float = 1.0):
+    """A photo of one die on its table: the die's box grown by ``margin`` of its side each way."""
+    x, y, w, h = box
+    side = max(w, h)
+    x0, y0 = max(0, int(x - margin * side)), max(0, int(y - margin * side))
+    return image[y0:int(y + h + margin * side), x0:int(x + w + margin * side)]
+
+
+def taught_real(root: Path, looks: int = 3) -> tuple[dict, float]:
+    """Taught dice on real photos (train split only): the commonest look of die in it (body colour) stands
+    for one die; each face is taught from ``looks`` photos of it (a crop around the die on its table), and
+    every other photo of such a die is read. Returns the totals and the mean time to learn one photo (ms)."""
+    crops: dict[str, list] = {}
+    looks_of: dict[tuple, int] = {}
+    found = []
+    for name in dice_photos.names(root, "train"):
+        image = cv2.imread(str(root / "images" / name), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        for die in dice_photos.labels(root, name, (w, h)):
+            if die.partial:
+                continue
+            x, y, bw, bh = die.box
+            body = np.median(image[y + bh // 4:y + 3 * bh // 4, x + bw // 4:x + 3 * bw // 4].reshape(-1, 3), axis=0)
+            look = tuple(int(v) // 48 for v in body)
+            looks_of[look] = looks_of.get(look, 0) + 1
+            found.append((look, die.face, _crop(image, die.box)))
+    common = max(looks_of, key=looks_of.get)
+    for look, face, crop in found:
+        if look == common:
+            crops.setdefault(face, []).append(crop)
+    templates = FaceTemplates()
+    times = []
+    rest = []
+    for face, pictures in sorted(crops.items()):
+        taught = 0
+        for picture in pictures:
+            if taught == looks:
+                rest.append((face, picture))
+                continue
+            start = time.perf_counter()
+            try:
+                templates.learn("real", face, picture, new_face=taught == 0)
+            except ValueError:
+                continue  # refused (another die in the crop): the next photo is shown instead
+            times.append((time.perf_counter() - start) * 1000)
+            taught += 1
+    reader = TaughtReader(templates)
+    total = {"dice": len(rest), "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0}
+    for face, picture in rest:
+        h, w = picture.shape[:2]
+        reading = reader.read(picture)
+        if not reading.dice:
+            continue
+        die = min(reading.dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2))
+        total["found"] += 1
+        total["right"] += die.face == face
+        total["wrong"] += die.readable and die.face != face
+        total["unreadable"] += not die.readable
+    return total, float(np.mean(times)) if times else 0.0
 
 
 def timing(reader, scenes: int = 40, photo: bool = False) -> tuple[float, float]:
@@ -176,22 +262,32 @@ def odds_timing() -> tuple[float, float]:
 
 def row(name: str, t: dict) -> str:
     dice = t.get("dice", 0) or 1
-    found = t.get("found", 0) or 1
     return (f"| {name} | {t.get('dice', 0)} | {t.get('found', 0)} ({100 * t.get('found', 0) / dice:.1f}%) | "
-            f"{100 * t.get('right', 0) / dice:.2f}% | {100 * t.get('right', 0) / found:.2f}% | "
-            f"{t.get('false', 0)} | {t.get('unreadable', 0)} |")
+            f"{100 * t.get('right', 0) / dice:.2f}% | {100 * t.get('wrong', 0) / dice:.2f}% | "
+            f"{t.get('cocked', 0)} | {t.get('unreadable', 0)} | {t.get('false', 0)} |")
+
+
+HEADER = ("| set / reader | dice | found | right | wrong face | cocked | unreadable | false dice |\n"
+          "|---|---|---|---|---|---|---|---|")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=300, help="synthetic trays per kind")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="only choose the pip reader's confidence threshold on the train split's calibration photos")
     parser.add_argument("--real", type=Path,
                         default=Path(__file__).resolve().parent.parent.parent / "shared/data/dice/nell-byler-d6")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.calibrate:
+        chosen, sweep = calibrate(args.real)
+        for threshold, right, wrong in sweep:
+            print(f"threshold {threshold:.2f}: right {100 * right:.2f}%, wrong {100 * wrong:.2f}%")
+        print(f"least threshold with at most {100 * WRONG_TARGET:.1f}% wrong: {chosen:.2f}")
+        return 0
     print(f"tables: {', '.join(TABLE_COLOURS)}; {args.scenes} synthetic trays per kind; IoU match >= {IOU_MATCH}")
-    print("| set / reader | dice | found | read right (of all) | right (of found) | false dice | unreadable |")
-    print("|---|---|---|---|---|---|---|")
+    print(HEADER)
     print(row("synthetic pips / ours", synthetic(PipReader, "pips", args.scenes)))
     print(row("synthetic pips / SimpleBlobDetector", synthetic(BlobDetectorReader, "pips", args.scenes)))
     templates = taught_templates()
@@ -199,12 +295,15 @@ def main(argv=None) -> int:
               synthetic(lambda: TaughtReader(templates), "fandooble", args.scenes)))
     print(row("photo-like pips 640x480 / ours", photo_like(PipReader(), args.scenes)))
     print(row("photo-like pips 640x480 / SimpleBlobDetector", photo_like(BlobDetectorReader(), args.scenes)))
+    teach_ms = None
     if (args.real / "counts.csv").is_file():
-        for split in ("test", "train"):
+        for split in ("test", "calibrate"):
             print(row(f"real nell-byler-d6 {split} / ours", real(args.real, PipReader(), split)))
             print(row(f"real nell-byler-d6 {split} / SimpleBlobDetector", real(args.real, BlobDetectorReader(), split)))
+        taught, teach_ms = taught_real(args.real)
+        print(row("real dice taught from 3 photos a face (train split) / ours (taught)", taught))
     else:
-        print(f"| real photos | not present at {args.real} | | | | | |")
+        print(f"| real photos | not present at {args.real} | | | | | | |")
     print()
     print("| 640x480 tray, one core | median ms | max ms |")
     print("|---|---|---|")
@@ -215,6 +314,8 @@ def main(argv=None) -> int:
                                 ("SimpleBlobDetector, photo-like trays (1-25 dice)", BlobDetectorReader(), True)):
         median, most = timing(reader, photo=photo)
         print(f"| {name} | {median:.1f} | {most:.1f} |")
+    if teach_ms is not None:
+        print(f"| teaching one face from a photo (real train-split crops) | {teach_ms:.1f} (mean) | |")
     cold, warm = odds_timing()
     print()
     print(f"odds (exact fractions): {cold:.0f} us computed, {warm:.1f} us cached")

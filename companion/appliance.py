@@ -167,12 +167,15 @@ class Appliance:
     :param notifier: anything with ``notify(text)``; default ``sdnotify.SystemdNotifier()``.
     :param port: overrides ``[server] port``; 0 picks a free port (tests).
     :param record_dir: record the evening into this new folder (``companion run --record DIR``).
+    :param demo_game: which demo the demo camera plays (``companion run --demo GAME``); None follows
+        ``[camera] demo_game``.
     """
 
     def __init__(self, config: Config, data_dir: Path, *, camera_backend: str | None = None,
                  camera_factory: Callable[[], Any] | None = None, pin_factory=None,
                  on_frame: Callable[[Any], None] | None = None, notifier=None, use_gpio: bool = True,
-                 use_camera: bool = True, port: int | None = None, record_dir: Path | None = None):
+                 use_camera: bool = True, port: int | None = None, record_dir: Path | None = None,
+                 demo_game: str | None = None):
         from companion.film.recorder import Recording
         from web import create_app
 
@@ -212,6 +215,7 @@ class Appliance:
         self.leds = None
         self.supervisor = None
         self.demo = None
+        self.demo_game = demo_game
         self.pipeline = None
         # Called at the top of every main-loop turn; tests freeze the loop with one.
         self.loop_hooks: list[Callable[[], None]] = []
@@ -303,10 +307,13 @@ class Appliance:
         factory = self.camera_factory or camera_factory(self.config, self.camera_backend)
         table_mm = None
         if self.camera_factory is None and getattr(factory, "backend", None) == "demo":
-            from companion.demo import DemoTable
+            from companion import demos
+            from companion.dicestore import DiceStore
 
             camera = self.config["camera"]
-            self.demo = DemoTable(self.runtime, size=(camera["work_width"], camera["work_width"] * 9 // 16))
+            self.demo = demos.table_for(self.demo_game or camera["demo_game"], self.runtime,
+                                        size=(camera["work_width"], camera["work_width"] * 9 // 16))
+            self.demo.prepare(DiceStore(self.data_dir))
             table_mm = self.demo.table_mm
             def factory():
                 return self.demo.camera(fps=camera["fps"], work_width=camera["work_width"])

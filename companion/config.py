@@ -128,7 +128,7 @@ def _rect_or_empty(v):
         and v[1] < v[3]
     ):
         return None
-    return "must be [] (the whole table) or [left, top, right, bottom] in table millimetres with left < right and top < bottom"
+    return "must be [] (no tray in table millimetres) or [left, top, right, bottom] in table millimetres with left < right and top < bottom"
 
 
 def _pin_code(v):
@@ -169,6 +169,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "camera": {
         "backend": Key("auto", "auto, picamera2, usb, file or demo", _choice("auto", "picamera2", "usb", "file", "demo")),
+        "demo_game": Key("", "the game the demo camera plays when no camera is found (a game with a demo, e.g. fandooble); \"\" for the first demo", _string),
         "usb_device": Key(0, "OpenCV device number of a USB webcam", _int_range(0, 63)),
         "file_path": Key("", "folder of images or a video for the file camera", _string),
         "work_width": Key(2304, "width of the working image (small stream) in pixels", _int_range(320, 4608)),
@@ -179,7 +180,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "frame_timeout_s": Key(2.0, "a frame later than this counts as a stalled camera", _number_range(0.2, 30)),
     },
     "table": {
-        "tray_mm": Key([], "dice tray zone [left, top, right, bottom] in table millimetres; [] for the whole frame", _rect_or_empty),
+        "tray_mm": Key([], "dice tray zone [left, top, right, bottom] in table millimetres (needs the table's corners); [] for none", _rect_or_empty),
+        "tray_px": Key([], "dice tray: its four corners in working-image pixels (NW, NE, SE, SW), tapped on the Setup page; [] for none. With no tray the dice are not read: nothing outside the tray is a die", _corners),
         "corners_px": Key([], "stored calibration: the four table corners in working-image pixels (NW, NE, SE, SW)", _corners),
         "width_mm": Key(800.0, "distance between the centres of the NW and NE corner tags", _number_range(100, 5000)),
         "height_mm": Key(600.0, "distance between the centres of the NW and SW corner tags", _number_range(100, 5000)),

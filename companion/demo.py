@@ -29,6 +29,7 @@ from companion.film.store import FilmFrame, FilmInput, ScriptFilm
 
 _log = logging.getLogger(__name__)
 
+DEMO_GAME = "fable"
 DEMO_TITLE = "Demo table"
 DEMO_START = "demo_campaign"
 
@@ -85,6 +86,9 @@ class DemoTable:
     @property
     def games_started(self) -> int:
         return self.show.loops
+
+    def prepare(self, store) -> None:
+        """Nothing to teach: the demo table's cards carry their tags."""
 
     def camera(self, *, fps: float = 10.0, work_width: int | None = None):
         """The demo camera playing this film (hardware's :class:`DemoCamera`)."""
@@ -144,3 +148,6 @@ def _demo_campaign(log, players, title: str):
         if record.title == title:
             return None  # parked: a person put the demo's cards away
     return Campaign.new(log, list(players), title=title)
+
+
+DEMO_TABLE = DemoTable

@@ -6,8 +6,9 @@
 * ``templates.npz``: the taught samples' descriptors (see :mod:`vision.dice.faces`).
 
 Both are written to a temporary file and renamed, so a power cut leaves the old or the
-new version, never half of one. The Fandooble option ``faces=CCGGRR/FFKKWW`` the odds
-and the engine use comes from the taught face counts (:meth:`DiceStore.fandooble_faces`).
+new version, never half of one. A game's setup option that carries its dice's face counts
+(what its odds and engine use) comes from the taught dice (:meth:`DiceStore.game_options`,
+through the game's own ``dice_option``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import numpy as np
 from companion.errors import ConfigError
 
 KINDS = ("pips", "taught", "aruco")
-_DRAGON, _SPECIAL = "CGR", "FKW"
 
 
 class DiceStore:
@@ -121,41 +121,35 @@ class DiceStore:
         """Each taught die's faces, counted: ``{"dragon": {"C": 2, "G": 2, "R": 2}, ...}``."""
         return {die: {f: faces.count(f) for f in dict.fromkeys(faces)} for die, faces in self.settings()["dice"].items()}
 
-    def fandooble_faces(self) -> str | None:
-        """The Fandooble game option value (``CCGGRR/FFKKWW``) from the taught dice, or None.
+    def options_for(self, game: str) -> dict[str, str]:
+        """The setup options a new game of ``game`` takes from the taught dice ({} when none)."""
+        from companion import games
 
-        The Dragon/Treasure die is the taught die whose faces are all chests and dragons,
-        the Fandooble die the one whose faces are all Fandooble, knight and wizard.
-        """
-        return fandooble_faces(self.settings()["dice"])
+        return games.get(game).dice_option(self.settings()["dice"])
+
+    def game_options(self) -> dict[str, str]:
+        """For each game with picture dice whose set is taught: its option as typed (``faces=CCGGRR/FFKKWW``)."""
+        from companion import games
+
+        taught = self.settings()["dice"]
+        out = {}
+        for game in games.all_games():
+            chosen = game.dice_option(taught) if game.DICE else {}
+            if chosen:
+                out[game.NAME] = " ".join(f"{k}={v}" for k, v in chosen.items())
+        return out
 
     def describe(self) -> dict:
         """What ``companion dice show`` prints."""
         settings = self.settings()
-        faces = self.fandooble_faces()
         return {
             "kind": settings["kind"],
             "directory": str(self.root),
             "dice": {die: {"faces": f, "counts": self.face_counts()[die]} for die, f in settings["dice"].items()},
             "samples": len(settings["samples"]),
             "face_table": settings["face_table"],
-            "fandooble_option": f"faces={faces}" if faces else None,
+            "game_options": self.game_options(),
         }
-
-
-def fandooble_faces(dice: dict[str, str]) -> str | None:
-    """``CCGGRR/FFKKWW`` from taught dice ``{name: faces}``.
-
-    None unless both types of die are taught and the dice of one type agree (the three
-    Dragon/Treasure dice are alike: teaching one is enough).
-    """
-    order = _DRAGON + _SPECIAL
-    spelled = {"".join(sorted(f, key=order.index)) for f in dice.values() if f and set(f) <= set(order)}
-    dragon = [f for f in spelled if set(f) <= set(_DRAGON)]
-    special = [f for f in spelled if set(f) <= set(_SPECIAL)]
-    if len(dragon) != 1 or len(special) != 1:
-        return None
-    return f"{dragon[0]}/{special[0]}"
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -8,7 +8,7 @@ Vision never decides a game fact.
 * Every frame goes through :class:`vision.stabiliser.TableWatcher`: the corner
   tags give the table's geometry (and the dice tray's place); in a Fabled Fruit
   game its stable snapshots are the observations.
-* In a Fandooble game the working image also goes to a
+* In a dice game (``CAMERA == "dice"``) the working image also goes to a
   :class:`vision.roll.RollDetector` with the dice reader chosen by
   ``companion dice use`` (:class:`companion.dicestore.DiceStore`).
 * While someone watches the live view, the frame is drawn over with what was found.
@@ -27,7 +27,11 @@ from companion.eventkinds import STATE_CHANGES
 
 _log = logging.getLogger(__name__)
 
-DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while Fandooble is played
+DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while a dice game is played
+NO_TRAY = ("no dice tray is marked: tap the tray's four corners on the live view (Setup page, Dice tray); "
+           "nothing outside the tray is read as a die")
+NO_TABLE_FOR_TRAY = ("the dice tray is given in table millimetres but the table's corners are not seen: "
+                     "show the corner tags, or tap the tray's corners on the Setup page")
 
 
 class Pipeline:
@@ -44,6 +48,8 @@ class Pipeline:
             table["width_mm"], table["height_mm"] = table_mm
         self.watcher = TableWatcher.from_settings(table)
         self.tray_mm = table.get("tray_mm") or None
+        self.tray_px = table.get("tray_px") or None
+        self._started_with = getattr(runtime, "config", None)  # replaced when the dashboard changes a setting
         self._lock = threading.Lock()
         self._dice = None
         self._dice_taught: float | None = None
@@ -106,14 +112,34 @@ class Pipeline:
         if detector is None:
             return None
         geometry = self.watcher.geometry
-        if geometry is not None:
+        detector.image_to_table = None if geometry is None else geometry.px_to_mm
+        detector.zone = self.tray_zone()
+        if detector.zone is None:
+            # A new install asks for the tray: read on the whole frame, the corner tags, cards and the
+            # table's wood grain would be taken for dice.
+            self.runtime.set_health("dice", "degraded", NO_TRAY if not self.tray_mm else NO_TABLE_FOR_TRAY)
+            return None
+        reading = self.watcher.reading
+        detector.tags = [s.corners for s in reading.sightings] if reading is not None else []
+        return detector.update(frame.work, frame.timestamp)
+
+    def tray_zone(self):
+        """The dice tray as a polygon in working-image pixels: the tapped corners, else the tray in table
+        millimetres placed by the table's corners; None when neither is known."""
+        import numpy as np
+
+        live = getattr(self.runtime, "config", None)  # the Setup page's tapped tray applies at once
+        live_tray = live.get("table", "tray_px") if live is not None else None
+        tray_px = live_tray if live is not self._started_with else (self.tray_px or live_tray)
+        if tray_px:
+            return np.asarray(tray_px, np.float64)
+        geometry = self.watcher.geometry
+        if self.tray_mm and geometry is not None:
             from vision.dice import zone_polygon
 
-            detector.image_to_table = geometry.px_to_mm
-            if self.tray_mm:
-                left, top, right, bottom = self.tray_mm
-                detector.zone = zone_polygon((left, top, right - left, bottom - top), _inverse(geometry.px_to_mm))
-        return detector.update(frame.work, frame.timestamp)
+            left, top, right, bottom = self.tray_mm
+            return zone_polygon((left, top, right - left, bottom - top), _inverse(geometry.px_to_mm))
+        return None
 
     def _dice_detector(self):
         from companion.dicestore import DiceStore
@@ -140,8 +166,9 @@ class Pipeline:
         except (ValueError, OSError) as exc:
             self.runtime.set_health("dice", "degraded", f"the dice cannot be read: {exc}")
             return None
-        if kind == "pips":
-            self.runtime.set_health("dice", "degraded", "the dice reader reads pip dice: teach Fandooble's "
+        session = self.runtime.session
+        if kind == "pips" and session is not None and session.rules.DICE is not None:
+            self.runtime.set_health("dice", "degraded", f"the dice reader reads pip dice: teach {session.rules.TITLE}'s "
                                     "picture faces with 'companion dice teach' (or use ArUco stickers)")
         else:
             self.runtime.set_health("dice", "ok", f"reading {kind} dice")

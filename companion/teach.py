@@ -22,8 +22,6 @@ import numpy as np
 
 from companion.errors import SetupError
 
-# The two Fandooble dice the dashboard offers, and the faces each may have.
-FANDOOBLE_DICE = {"dragon": "CGR", "special": "FKW"}
 MAX_FACES = 20  # a d20 is the most faces a die on the table has
 MAX_LOOKS = 5
 DEFAULT_TIMEOUT_S = 60.0
@@ -49,11 +47,10 @@ class BadTeaching(SetupError):
 
 
 def face_name(letter: str) -> str | None:
-    """The Fandooble name of a face letter ("green dragon"), None for other dice's faces."""
-    from companion.games.fandooble.state import FACE_ORDER
-    from companion.games.fandooble.state import face_name as fandooble_name
+    """What a game's picture-dice face letter shows ("green dragon"), None for other dice's faces."""
+    from companion.games import face_names
 
-    return fandooble_name(letter) if letter in FACE_ORDER else None
+    return face_names().get(letter)
 
 
 def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
@@ -68,7 +65,9 @@ def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
         raise BadTeaching("faces", f"a die has at most {MAX_FACES} faces: write one letter per face")
     if not _FACES.match(faces):
         raise BadTeaching("faces", "write one letter (or digit) per face, e.g. CCGGRR")
-    allowed = FANDOOBLE_DICE.get(die.lower())
+    from companion.games import picture_dice
+
+    allowed = picture_dice().get(die.lower())  # a die a game names (its faces are known)
     if allowed is not None:
         wrong = sorted(set(faces) - set(allowed))
         if wrong:
@@ -104,11 +103,14 @@ class DiceTeacher:
     :param timeout_s: seconds to wait for each picture; after that the session fails, nothing stored.
     :param clock: seconds, monotonic (tests pass their own).
     :param stillness: the motion tracker (``vision.motion.Stillness()`` by default).
+    :param zone: the dice tray (a pixel polygon, ``table.tray_px``): only the die inside it is looked at,
+        not the cards, tags and clutter around it. None: the whole picture.
     """
 
     def __init__(self, die: str, faces: str, *, looks: int = 2, keep=None,
                  save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None):
+                 clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None,
+                 zone=None):
         from vision.motion import Stillness
 
         self.die, self.faces, self.looks = checked_request(die, faces, looks)
@@ -120,6 +122,7 @@ class DiceTeacher:
         self.clock = clock
         self.stillness = stillness if stillness is not None else Stillness()
         self.die_px = die_px
+        self.zone = zone
         self.total = len(self.faces) * self.looks
         self.learned = 0  # pictures taken so far; the next one is step learned + 1
         self.state = WAITING_FOR_MOTION
@@ -216,9 +219,12 @@ class DiceTeacher:
     # -- steps ------------------------------------------------------------------------------
 
     def _take(self, image: np.ndarray) -> None:
+        from vision.dice.zone import crop_to_zone
+
         face = self.face
         try:
-            self.templates.learn(self.die, face, image, new_face=self.look == 1, die_px=self.die_px)
+            in_tray, _ = crop_to_zone(image, self.zone, 0)
+            self.templates.learn(self.die, face, in_tray, new_face=self.look == 1, die_px=self.die_px)
         except ValueError as exc:
             self.retries += 1
             self._deadline = self.clock() + self.timeout_s

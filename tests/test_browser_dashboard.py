@@ -266,6 +266,27 @@ def test_the_table_corners_are_calibrated_by_tapping_the_live_view(dashboard, pa
     assert corners[0][0] == pytest.approx(96, abs=3) and corners[2][1] == pytest.approx(486, abs=3)
 
 
+def test_the_dice_tray_is_marked_by_tapping_its_corners_on_the_live_view(dashboard, page, runtime, tmp_path):
+    url, _ = dashboard
+    runtime.live_view.publish(np.full((540, 960, 3), 120, np.uint8), force=True)
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    page.wait_for_selector("#tray-stored >> text=No tray is marked")
+    image = page.locator("#tray-img")
+    until(page, "document.getElementById('tray-img').naturalWidth === 960")
+    image.scroll_into_view_if_needed()
+    box = image.bounding_box()
+    for fx, fy in ((0.3, 0.3), (0.7, 0.3), (0.7, 0.8), (0.3, 0.8)):
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    page.wait_for_selector("#tray-status >> text=All four corners marked")
+    page.click("#tray-save")
+    page.wait_for_selector("#tray-stored >> text=dashed yellow")
+    saved = Config.load(tmp_path / "config.toml")
+    tray, width = saved.get("table", "tray_px"), saved.get("camera", "work_width")  # in working-image pixels
+    assert tray[0][0] == pytest.approx(0.3 * width, abs=3) and tray[2][1] == pytest.approx(0.8 * 540 / 960 * width, abs=3)
+    assert runtime.config.get("table", "tray_px") == tray  # read from the next frame on, no restart
+
+
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
     url, _ = dashboard
     page.set_viewport_size(PHONE)

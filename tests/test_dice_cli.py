@@ -11,7 +11,9 @@ import pytest
 
 from companion.cli import main
 from companion.cli import see_dice
-from companion.dicestore import DiceStore, fandooble_faces
+from companion.dicestore import DiceStore
+from companion.games.fandooble.game import faces_option as fandooble_faces
+from companion.errors import SetupError
 from companion.games import fandooble
 from vision.synth.dice import render_face_photo, render_tray
 
@@ -34,9 +36,9 @@ def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_
     shown = json.loads(out)
     assert shown["kind"] == "taught"
     assert shown["dice"]["dragon"]["counts"] == {"C": 3, "G": 2, "R": 1}
-    assert shown["fandooble_option"] == "faces=CCCGGR/FKKWWW"
+    assert shown["game_options"] == {"fandooble": "faces=CCCGGR/FKKWWW"}
     # The option the teaching produced is one the engine takes, and the odds follow it.
-    state = fandooble.setup(["Lola", "Grace"], {"faces": shown["fandooble_option"].split("=", 1)[1]})
+    state = fandooble.setup(["Lola", "Grace"], {"faces": shown["game_options"]["fandooble"].split("=", 1)[1]})
     assert fandooble.to_json(state)["faces"]["dragon"] == {"C": 3, "G": 2, "R": 1}
     assert DiceStore(data_dir).load_templates().face_counts("special") == {"F": 1, "K": 2, "W": 3}
 
@@ -109,3 +111,20 @@ def test_fandooble_option_needs_both_dice_and_accepts_three_alike():
     assert fandooble_faces({"d1": "GCRCGR", "d2": "CCGGRR", "s": "WKFFKW"}) == "CCGGRR/FFKKWW"
     assert fandooble_faces({"d1": "CCGGRR"}) is None
     assert fandooble_faces({"d1": "CCGGRR", "d2": "CCCGGR", "s": "FFKKWW"}) is None
+
+
+def test_see_dice_reads_only_inside_the_tray_given(photos, data_dir, tmp_path, capsys):
+    main(["dice", "teach", "--images", str(photos), "--data-dir", str(data_dir)])
+    scene = render_tray(np.random.default_rng(8), kind="fandooble", faces=list("GRK"), table="wood")
+    tray = tmp_path / "tray.png"
+    cv2.imwrite(str(tray), scene.image)
+    left = min(scene.dice, key=lambda d: d.center[0])
+    x, y, w, h = left.box
+    capsys.readouterr()
+    args = argparse.Namespace(images=[str(tray)], dice_kind="taught", data_dir=str(data_dir),
+                              tray=f"{x - 20},{y - 20},{w + 40},{h + 40}")
+    assert see_dice.run(args) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert [d["face"] for d in line["dice"]] == [left.face]
+    with pytest.raises(SetupError, match="X,Y,W,H"):
+        see_dice.run(argparse.Namespace(images=[str(tray)], dice_kind="taught", data_dir=str(data_dir), tray="1,2"))

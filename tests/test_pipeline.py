@@ -52,7 +52,7 @@ def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(r
 
     monkeypatch.setattr(companion.pipeline, "DICE_CHECK_S", 0.0)  # look at every frame (normally every 2 s)
     runtime.new_game("fandooble", ["Lola", "Grace"])
-    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    pipeline = Pipeline(runtime, _with_tray([[100, 100], [900, 100], [900, 700], [100, 700]]), tmp_path)
     teaching = {"active": True}
     runtime.add_snapshot_part("teaching", lambda: teaching)
     image, _ = synth.render(synth.Scene(stacks=()), VIEW)
@@ -84,12 +84,12 @@ def test_frames_of_a_fandooble_game_look_at_no_file(runtime, tmp_path, monkeypat
     assert pipeline.status()["frames"] == 30
 
 
-def test_a_roll_in_the_tray_reaches_the_fandooble_game_through_the_taught_dice(runtime, tmp_path):
+def _taught_store(tmp_path):
     import numpy as np
 
     from companion.dicestore import DiceStore
     from vision.dice import FaceTemplates
-    from vision.synth.dice import FANDOOBLE_FACES, render_face_photo, render_tray
+    from vision.synth.dice import FANDOOBLE_FACES, render_face_photo
 
     rng = np.random.default_rng(7)
     taught = FaceTemplates()
@@ -100,17 +100,77 @@ def test_a_roll_in_the_tray_reaches_the_fandooble_game_through_the_taught_dice(r
     store = DiceStore(tmp_path)
     store.save_templates(taught)
     store.set_kind("taught")
-    runtime.new_game("fandooble", ["Lola", "Grace"], {"faces": store.fandooble_faces()})
-    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    return store
+
+
+def _roll_on_the_table(runtime, tmp_path, config, *, tags: bool = False):
+    """Dice thrown into a tray (rendered), the picture still for a moment; returns the pipeline.
+
+    With ``tags`` the tray fills the camera's view and the table's four corner tags lie on it."""
+    import cv2
+    import numpy as np
+
+    from vision.synth.dice import render_tray
+
+    store = _taught_store(tmp_path)
+    runtime.new_game("fandooble", ["Lola", "Grace"], store.options_for("fandooble"))
+    pipeline = Pipeline(runtime, config, tmp_path)
     scene = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"])
-    empty = np.full_like(scene.image, int(scene.image[0, 0].mean()))
-    frames = [empty] * 3 + [scene.image] * 10  # the dice land, then lie still
+    if tags:
+        from vision.reader import TagReader
+
+        table, _ = synth.render(synth.Scene(stacks=()), VIEW)
+        empty = np.empty_like(table)
+        empty[:] = np.median(scene.image.reshape(-1, 3), axis=0)  # the felt of the tray, everywhere
+        thrown = empty.copy()
+        h, w = scene.image.shape[:2]
+        thrown[400:400 + h, 800:800 + w] = scene.image
+        for sighting in TagReader(reuse_when_still=False).read(table).sightings:
+            middle = sighting.corners.mean(axis=0)
+            sticker = np.zeros(table.shape[:2], np.uint8)
+            cv2.fillConvexPoly(sticker, np.round(middle + (sighting.corners - middle) * 1.15).astype(np.int32), 255)
+            thrown[sticker > 0] = empty[sticker > 0] = table[sticker > 0]
+    else:
+        thrown = scene.image
+        empty = np.full_like(scene.image, int(scene.image[0, 0].mean()))
+    frames = [empty] * 3 + [thrown] * 10  # the dice land, then lie still
     for number, image in enumerate(frames, start=1):
         pipeline(Frame(work=image, timestamp=number / 10, number=number))
     runtime.call(lambda: None)
+    return pipeline
+
+
+def _with_tray(corners):
+    return Config.defaults().with_changes({"table": {"tray_px": corners}})
+
+
+def test_a_roll_in_the_tray_reaches_the_fandooble_game_through_the_taught_dice(runtime, tmp_path):
+    _roll_on_the_table(runtime, tmp_path, _with_tray([[0, 0], [640, 0], [640, 480], [0, 480]]))
     assert [p.text for p in runtime.session.played] == ["roll CCGF"]
     assert runtime.session.played[0].source == "camera"
     assert runtime.snapshot()["vision"]["last_roll"]["dice"]
+
+
+def test_a_new_install_asks_for_the_tray_and_reads_no_dice_until_then(runtime, tmp_path):
+    _roll_on_the_table(runtime, tmp_path, Config.defaults())
+    assert runtime.session.played == ()
+    health = runtime.snapshot()["health"]["dice"]
+    assert health["status"] == "degraded" and "tap the tray's four corners" in health["detail"]
+
+
+def test_the_corner_tags_are_never_dice_even_inside_the_tray(runtime, tmp_path):
+    # The tray marked as the whole picture: the four corner tags lie inside it, yet the roll is the dice.
+    w, h = VIEW.size
+    _roll_on_the_table(runtime, tmp_path, _with_tray([[0, 0], [w, 0], [w, h], [0, h]]), tags=True)
+    assert [p.text for p in runtime.session.played] == ["roll CCGF"]
+
+
+def test_nothing_outside_the_tray_is_a_die(runtime, tmp_path):
+    # The tray tapped around the left part of the picture: the dice to its right are not read at all.
+    pipeline = _roll_on_the_table(runtime, tmp_path, _with_tray([[0, 0], [420, 0], [420, 480], [0, 480]]))
+    seen = pipeline.status()["last_roll"]["dice"]
+    assert len(seen) == 3 and all(d["box_px"][0] + d["box_px"][2] <= 420 for d in seen)
+    assert runtime.session.played == ()  # three dice are not a Fandooble roll: the referee asks, nothing is guessed
 
 
 def test_the_live_view_is_drawn_small_with_the_tags_where_they_are(runtime, tmp_path):

@@ -160,9 +160,9 @@ def test_adding_keeps_the_other_die_and_teaching_a_die_again_replaces_it(rng, st
 
     teach("special", "FFKKWW", add=False)
     teach("dragon", "CCGGRR", add=True)
-    assert store.fandooble_faces() == "CCGGRR/FFKKWW"
+    assert store.options_for("fandooble") == {"faces": "CCGGRR/FFKKWW"}
     teach("dragon", "CCCGGR", add=True)  # a corrected dragon die replaces the first one
-    assert store.fandooble_faces() == "CCCGGR/FFKKWW" and store.describe()["samples"] == 12
+    assert store.options_for("fandooble") == {"faces": "CCCGGR/FFKKWW"} and store.describe()["samples"] == 12
     teach("dragon", "CGR", add=False)  # not adding: only this die is known
     assert store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
 
@@ -195,3 +195,27 @@ def test_requests_that_cannot_be_taught_say_what_to_fix(die, faces, looks, field
 def test_other_dice_take_any_letters_and_fandooble_dice_are_named_in_lower_case():
     assert checked_request("pips", "1 2 3 4 5 6", 1) == ("pips", "123456", 1)
     assert checked_request("Dragon", "c,c,g,g,r,r", 2) == ("dragon", "CCGGRR", 2)
+
+
+def test_a_game_declares_its_picture_dice_and_teaching_and_the_store_follow_it(store):
+    from companion import games
+    from vision.dice.faces import FaceTemplates
+
+    class CoinFlip(games.Game):
+        NAME, TITLE, CAMERA = "coinflip", "Coin flip", "dice"
+        DICE = games.PictureDice({"coin": "HT"}, {"H": "heads", "T": "tails"})
+
+        def dice_option(self, taught):
+            return {"coin": taught["coin"]} if "coin" in taught else {}
+
+    games.register(CoinFlip())
+    try:
+        with pytest.raises(BadTeaching, match=r"the coin die's faces are H \(heads\), T \(tails\); X is not"):
+            checked_request("Coin", "HX", 1)
+        teacher = DiceTeacher("coin", "HT", looks=1)
+        assert teacher.prompt() == "die coin, face 1 of 2: put the heads face up in the tray"
+        store.save_templates(FaceTemplates(dice={"coin": "HHT"}))
+        assert store.options_for("coinflip") == {"coin": "HHT"}
+        assert store.describe()["game_options"] == {"coinflip": "coin=HHT"}
+    finally:
+        games.unregister("coinflip")

@@ -307,6 +307,27 @@ def test_the_table_corners_clicked_on_the_live_view_are_stored_in_working_image_
     assert Config.load(path).get("table", "corners_px") == []
 
 
+def test_the_dice_tray_tapped_on_the_live_view_is_stored_and_read_at_once(configured, runtime):
+    client, path = configured
+    body = {"corners": [[100, 50], [300, 52], [302, 200], [98, 198]], "image_size": [480, 270]}
+    response = client.post("/api/tray", json=body)
+    assert response.status_code == 200
+    expected = [[200.0, 100.0], [600.0, 104.0], [604.0, 400.0], [196.0, 396.0]]
+    assert response.get_json()["tray_px"] == expected
+    assert Config.load(path).get("table", "tray_px") == expected
+    assert runtime.config.get("table", "tray_px") == expected  # the camera pipeline reads it from the next frame
+    assert client.delete("/api/tray", json={}).get_json()["tray_px"] == []
+    assert runtime.config.get("table", "tray_px") == []
+
+
+def test_a_tray_tapped_out_of_order_is_refused_saying_how(configured):
+    client, path = configured
+    body = {"corners": [[100, 50], [302, 200], [300, 52], [98, 198]], "image_size": [480, 270]}
+    response = client.post("/api/tray", json=body)
+    assert response.status_code == 400 and "round the tray in order NW, NE, SE, SW" in response.get_json()["error"]
+    assert not path.exists()
+
+
 @pytest.mark.parametrize(
     ("corners", "size", "field"),
     [

@@ -23,7 +23,7 @@ from vision.synth.dice import render_face_photo
 
 def test_what_the_camera_knows_about_the_dice(client):
     dice = client.get("/api/dice").get_json()
-    assert dice["kind"] == "pips" and dice["dice"] == {} and dice["fandooble_option"] is None
+    assert dice["kind"] == "pips" and dice["dice"] == {} and dice["game_options"] == {}
     assert dice["kinds"] == ["pips", "taught", "aruco"]
 
 
@@ -56,7 +56,7 @@ def test_a_new_fandooble_game_uses_the_taught_face_counts(client, runtime, tmp_p
     folder.mkdir()
     (folder / "dice.json").write_text(json.dumps({
         "kind": "taught", "dice": {"dragon": "CCCGGR", "special": "FFKKWW"}, "face_table": {}, "samples": []}))
-    assert client.get("/api/dice").get_json()["fandooble_option"] == "faces=CCCGGR/FFKKWW"
+    assert client.get("/api/dice").get_json()["game_options"] == {"fandooble": "faces=CCCGGR/FFKKWW"}
     client.post("/api/games", json={"game": "fandooble", "players": ["Lola", "Grace"]})
     faces = runtime.snapshot()["game"]["state"]["faces"]
     assert faces["dragon"] == {"C": 3, "G": 2, "R": 1} and faces["verified"] is True

@@ -1,25 +1,31 @@
-"""Train the pip-dice networks on synthetic renders only, and write them as ONNX for cv2.dnn.
+"""Train the pip-dice networks on renders and real photos, and write them as ONNX for cv2.dnn.
 
-    /work/train-venv/bin/python tools/train_dice.py [--scenes 4000] [--finder-epochs 14] [--reader-epochs 7]
-                                                     [--out vision/dice/models] [--cache DIR] [--only finder|reader]
+    python tools/train_dice.py [--scenes 1500] [--real ../shared/data/dice/nell-byler-d6] [--photo-variants 3]
+                               [--finder-epochs 10] [--reader-epochs 4] [--out vision/dice/models]
+                               [--cache DIR] [--only finder|reader] [--threads 2]
 
 Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at run time):
 
 * the finder: the picture at half size -> a heat map of die centres and each die's box size,
-  one cell per 8 picture pixels (CenterNet-like);
+  one cell per 8 picture pixels (CenterNet-like); it learns pip, picture and sticker dice, so
+  teaching picture dice uses it too;
 * the reader: one die cut out and scaled to 36 x 36 -> not a die, faces 1-6, or a die that
   does not lie flat.
 
-Training data are renders of :mod:`vision.synth.dice` (photo-like trays, plus the plain trays
-of the tests and benchmarks); the real photos in shared/data are never read here. Every
-random choice comes from a fixed seed, so a run reproduces the shipped files (up to the order
-of floating-point sums, which depends on the torch build and its threads). The shipped files
-came from the defaults (4000 scenes: about 5 minutes of rendering on two cores, then about 10
-minutes for the reader and 15 for the finder on a quiet machine).
+Training data: renders of :mod:`vision.synth.dice` (photo-like trays, the plain trays of the
+tests and benchmarks, picture and ArUco dice for the finder), and the real photos' ``train``
+split (tools/dice_photos.py), seen whole and in parts; the part of the train split kept for
+choosing the reader's confidence threshold (``bench/dice_bench.py --calibrate``) and the
+``test`` split are never read here. Every random choice comes from a fixed seed, so a run
+reproduces the shipped files (up to the order of floating-point sums, which depends on the
+torch build and its threads). The shipped files came from the defaults, run as two processes
+(``--only reader --threads 1`` and ``--only finder --threads 1``) sharing ``--cache``: about 9
+minutes of data making, then about 35 minutes for the reader and 11 for the finder on two busy cores.
 
-Training is a developer's tool and needs PyTorch, which the project does not depend on:
-``python3 -m venv /work/train-venv && /work/train-venv/bin/pip install torch==2.13.0 numpy
-opencv-python-headless onnx``, then run this script with that interpreter from the project root.
+Training is a developer's tool and needs PyTorch, which the project does not depend on: make
+a virtual environment outside the project (``python3 -m venv`` in a folder of your choice),
+install ``torch==2.13.0 numpy opencv-python-headless onnx`` into it with its pip, and run this
+script with that environment's python from the project root.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,8 +45,12 @@ sys.path.insert(0, str(ROOT))
 from vision.dice.net import (CROP_GROW, FINDER_STRIDE, READER_CLASSES, READER_PX,  # noqa: E402
                              crop_die, finder_input, reader_input)
 from vision.synth.dice import render_photo, render_tray  # noqa: E402
+from tools import dice_photos  # noqa: E402
 
 SEED = 20261129
+SCENES, VARIANTS = 1500, 3  # the shipped networks' training data: rendered scenes, looks at each real photo
+FINDER_EPOCHS, READER_EPOCHS = 10, 4
+REAL = ROOT.parent / "shared/data/dice/nell-byler-d6"
 NOT_A_DIE, COCKED = 0, 7
 
 
@@ -47,20 +58,51 @@ NOT_A_DIE, COCKED = 0, 7
 
 def _scene(seed: int):
     rng = np.random.default_rng(seed)
-    kind = seed % 5
+    kind = seed % 6
     if kind == 0:  # the plain trays of the tests and benchmarks (cocked dice included)
-        scene = render_tray(rng, kind="pips", cocked=int(rng.random() < 0.4))
-    else:
-        size = (640, 640) if kind % 2 else (640, 480)
-        scene = render_photo(rng, size=size)
-    return scene
+        return render_tray(rng, kind="pips", cocked=int(rng.random() < 0.4))
+    if kind == 5:  # picture and sticker dice: the finder finds every kind of die (not read by the reader)
+        if rng.random() < 0.5:
+            return render_tray(rng, kind="fandooble", cocked=int(rng.random() < 0.3))
+        ids = {f"m{i}": i for i in range(12)}
+        return render_tray(rng, kind="aruco", aruco_ids=ids, cocked=int(rng.random() < 0.3))
+    return render_photo(rng, size=(640, 640) if kind % 2 else (640, 480))
 
 
 def _samples(seed: int):
-    """One scene as training samples: (finder image, finder targets, reader crops, reader labels)."""
+    """One rendered scene as training samples: (finder image, finder targets, reader crops, reader labels)."""
     scene = _scene(seed)
-    rng = np.random.default_rng(seed + 1)
-    image = scene.image
+    dice = [(d.box, None if d.face is None else (d.face if d.face in "123456" else "other"), d.partial)
+            for d in scene.dice]
+    return _targets(scene.image, dice, np.random.default_rng(seed + 1))
+
+
+def _photo_samples(job):
+    """One real photo of the train split (seen ``variant`` times, each a different crop and scale) as samples."""
+    root, name, variant = job
+    image = cv2.imread(str(Path(root) / "images" / name), cv2.IMREAD_COLOR)
+    rng = np.random.default_rng([SEED, variant, sum(map(ord, name))])
+    h, w = image.shape[:2]
+    dice = [(d.box, d.face, d.partial) for d in dice_photos.labels(root, name, (w, h))]
+    if variant:  # a part of the photo: the finder sees its dice larger, as on a closer camera
+        share = rng.uniform(0.55, 0.85)
+        cw, ch = int(w * share), int(h * share * rng.uniform(0.75, 1.0))
+        x0, y0 = int(rng.integers(0, w - cw + 1)), int(rng.integers(0, h - ch + 1))
+        image = image[y0:y0 + ch, x0:x0 + cw]
+        moved = []
+        for (x, y, bw, bh), face, partial in dice:
+            x, y = x - x0, y - y0
+            if x + bw <= 0 or y + bh <= 0 or x >= cw or y >= ch:
+                continue
+            cut = x < 0 or y < 0 or x + bw > cw or y + bh > ch
+            moved.append(((x, y, bw, bh), face, partial or cut))
+        dice = moved
+    return _targets(image, dice, rng)
+
+
+def _targets(image, dice, rng):
+    """Samples of one picture whose dice are ``(box, face, partial)``: face "1".."6", None for a cocked
+    die, "other" for a die the reader does not read (picture faces: the finder only)."""
     small, scale = finder_input(image)
     sh, sw = small.shape[:2]
     gh, gw = sh // FINDER_STRIDE, sw // FINDER_STRIDE
@@ -70,8 +112,7 @@ def _samples(seed: int):
     ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
     crops, labels = [], []
     centres = []
-    for die in scene.dice:
-        x, y, w, h = die.box
+    for (x, y, w, h), face, partial in dice:
         cx, cy = x + w / 2, y + h / 2
         centres.append((cx, cy, max(w, h)))
         gx, gy = cx * scale / FINDER_STRIDE, cy * scale / FINDER_STRIDE
@@ -85,9 +126,9 @@ def _samples(seed: int):
                     if 0 <= jx < gw and 0 <= jy < gh:
                         size[:, jy, jx] = [np.log(w * scale / 16.0), np.log(h * scale / 16.0), gx - jx, gy - jy]
                         weight[jy, jx] = 1.0 if dx == dy == 0 else 0.5
-        if getattr(die, "partial", False):
+        if partial or face == "other":
             continue
-        label = COCKED if die.face is None else int(die.face)
+        label = COCKED if face is None else int(face)
         # The finder is not exact: the reader sees dice a little off and at varied scales. The
         # scales of flat and cocked dice overlap (a cocked die's box is its whole outline), so
         # that how much of the cut-out a die fills never tells the reader it is cocked.
@@ -98,7 +139,7 @@ def _samples(seed: int):
             crops.append(crop_die(image, (cx + jitter[0], cy + jitter[1]), side * CROP_GROW))
             labels.append(label)
     H, W = image.shape[:2]
-    for _ in range(2 * max(2, len(scene.dice))):  # not dice: table, gaps, halves of dice
+    for _ in range(2 * max(2, len(dice))):  # not dice: table, gaps, halves of dice
         choice = rng.random()
         if choice < 0.4 and centres:
             cx, cy, s = centres[int(rng.integers(len(centres)))]
@@ -119,9 +160,12 @@ def _samples(seed: int):
     return small, np.concatenate([heat[None], size, weight[None]]), crops, labels
 
 
-def make_data(scenes: int, workers: int = 2):
+def make_data(scenes: int, real: Path | None, variants: int, workers: int = 2):
+    """Rendered scenes and, from ``real``, the train split's photos meant for fitting (each ``variants`` times)."""
+    jobs = [(str(real), name, v) for name in dice_photos.names(real, "fit") for v in range(variants)] if real else []
     with Pool(workers) as pool:
         parts = pool.map(_samples, [SEED + i * 7 for i in range(scenes)], chunksize=8)
+        parts += pool.map(_photo_samples, jobs, chunksize=4)
     finder = [(p[0], p[1]) for p in parts]
     crops = np.stack([c for p in parts for c in p[2]])
     labels = np.array([label for p in parts for label in p[3]], np.int64)
@@ -177,18 +221,24 @@ def export(model, example, path: Path) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=4000)
-    parser.add_argument("--finder-epochs", type=int, default=14)
-    parser.add_argument("--reader-epochs", type=int, default=7)
+    parser.add_argument("--scenes", type=int, default=SCENES, help=f"rendered scenes (default {SCENES})")
+    parser.add_argument("--real", type=Path, default=REAL,
+                        help="labelled real photos (the nell-byler-d6 layout); only their train split is read")
+    parser.add_argument("--photo-variants", type=int, default=VARIANTS,
+                        help=f"looks at each real photo: the whole photo, then parts of it (default {VARIANTS})")
+    parser.add_argument("--finder-epochs", type=int, default=FINDER_EPOCHS)
+    parser.add_argument("--reader-epochs", type=int, default=READER_EPOCHS)
     parser.add_argument("--out", type=Path, default=ROOT / "vision/dice/models")
     parser.add_argument("--cache", type=Path, help="keep the rendered training data in this folder for the next run")
     parser.add_argument("--only", choices=["finder", "reader"], help="train (and write) only this network")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (two runs, --only finder and "
+                        "--only reader, with one thread each share two cores best)")
     parser.add_argument("--only-export-untrained", action="store_true", help="write random networks (speed checks)")
     args = parser.parse_args(argv)
     import torch
 
     torch.manual_seed(SEED)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     Finder, Reader = _networks()
     finder, reader = Finder(), Reader()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -197,13 +247,16 @@ def main(argv=None) -> int:
         export(reader, torch.zeros(1, 3, READER_PX, READER_PX), args.out / "reader.onnx")
         return 0
     start = time.time()
-    cache = args.cache and args.cache / f"dice-renders-{args.scenes}.npz"
+    real = args.real if (args.real / "counts.csv").is_file() else None
+    if real is None:
+        print(f"no real photos at {args.real}: training on renders only", flush=True)
+    cache = args.cache and args.cache / f"dice-data-{args.scenes}-{args.photo_variants if real else 0}.npz"
     if cache and cache.is_file():
         stored = np.load(cache, allow_pickle=False)
         finder_data = [(stored[f"image{i}"], stored[f"target{i}"]) for i in range(int(stored["scenes"]))]
         crops, labels = stored["crops"], stored["labels"]
     else:
-        finder_data, crops, labels = make_data(args.scenes)
+        finder_data, crops, labels = make_data(args.scenes, real, args.photo_variants)
         if cache:
             cache.parent.mkdir(parents=True, exist_ok=True)
             arrays = {f"image{i}": im for i, (im, _) in enumerate(finder_data)}

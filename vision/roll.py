@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from vision.dice.types import DiceReader, DiceReading
+from vision.dice.zone import hide_tags, without_tags
 from vision.motion import Stillness
 
 
@@ -115,12 +116,14 @@ class RollDetector:
     """Feed :meth:`update` every working image; it returns a :class:`DiceObservation` once per roll.
 
     ``zone``: the tray as a pixel polygon (None = whole frame); ``image_to_table``: the
-    homography from image pixels to table millimetres, for ``position_mm``.
+    homography from image pixels to table millimetres, for ``position_mm``; ``tags``: the
+    tags in view (each its corner points in pixels): nothing found on a tag is a die.
     """
 
     reader: DiceReader
     zone: np.ndarray | None = None
     image_to_table: np.ndarray | None = None
+    tags: list = field(default_factory=list)
     vote_frames: int = 3
     stillness: Stillness = field(default_factory=Stillness)
 
@@ -133,7 +136,8 @@ class RollDetector:
             return None
         if not self.stillness.moved_since_still:
             return None  # still, but nothing was thrown since the last reading
-        self._readings.append(self.reader.read(image, self.zone))
+        reading = self.reader.read(hide_tags(image, self.tags), self.zone)
+        self._readings.append(without_tags(reading, self.tags))
         if len(self._readings) < self.vote_frames:
             return None
         observation = vote(self._readings, kind=self.reader.kind, timestamp=timestamp,

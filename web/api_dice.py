@@ -1,6 +1,6 @@
 """The table's dice on the dashboard, through :class:`companion.dicestore.DiceStore`: what the camera
 knows about them, which kind it reads, the ArUco sticker table, and the taught face counts that a new
-Fandooble game (and its odds) uses.
+game with picture dice (and its odds) uses, through the game's ``dice_option``.
 
 Teaching the dice (``/api/dice/teach``) takes the clean frames the running camera
 pipeline publishes (``runtime.frames``): a daemon thread feeds them to a
@@ -26,8 +26,6 @@ _log = logging.getLogger(__name__)
 bp = Blueprint("dice_api", __name__, url_prefix="/api/dice")
 
 # companion.dicestore is imported inside the views: a fault there closes these routes, never the dashboard.
-FANDOOBLE_FACES = {"C": "treasure chest", "G": "green dragon", "R": "red dragon",
-                   "F": "Fandooble", "K": "knight", "W": "wizard"}
 
 
 def _store():
@@ -40,20 +38,23 @@ def _store():
 
 
 def dice_options(game: str) -> dict[str, str]:
-    """The setup option a new game takes from the taught dice: Fandooble's ``faces`` ({} when not taught)."""
-    if game != "fandooble" or getattr(runtime().log, "path", ":memory:") == ":memory:":
+    """The setup options a new game takes from the taught dice (its face counts; {} when not taught)."""
+    from companion import games
+
+    rules = games.get(game)
+    if rules.DICE is None or getattr(runtime().log, "path", ":memory:") == ":memory:":
         return {}
-    faces = _store().fandooble_faces()
-    return {"faces": faces} if faces else {}
+    return _store().options_for(game)
 
 
 def _described(store) -> dict:
     from companion.dicestore import KINDS
+    from companion.games import face_names
 
     described = store.describe()
     if not is_unlocked():  # where the companion keeps its files is the game master's to know
         described["directory"] = None
-    return {**described, "kinds": list(KINDS), "face_names": FANDOOBLE_FACES,
+    return {**described, "kinds": list(KINDS), "face_names": face_names(),
             "teach_command": "companion dice teach --die dragon --faces CCGGRR"}
 
 
@@ -226,7 +227,7 @@ def start_teaching():
     def make_teacher():
         try:
             return DiceTeacher(die, faces, looks=looks, timeout_s=timeout_s, save=store.save_templates,
-                               keep=store.load_templates() if add else None)
+                               keep=store.load_templates() if add else None, zone=_tray())
         except BadTeaching as exc:
             refuse(400, str(exc), "bad_field", field=exc.field)
 
@@ -242,10 +243,18 @@ def cancel_teaching():
     return jsonify(teaching=_teaching().cancel())
 
 
+def _tray():
+    """The dice tray tapped on the Setup page (working-image pixels), or None (the whole picture)."""
+    import numpy as np
+
+    tray = runtime().config.get("table", "tray_px")
+    return np.asarray(tray, np.float64) if tray else None
+
+
 def _game_warning() -> str | None:
-    """While a Fandooble game is in play the camera also reads rolls, and may take a face shown for one."""
+    """While a dice game is in play the camera also reads rolls, and may take a face shown for one."""
     session = runtime().session
-    if session is None or session.game != "fandooble" or session.outcome() is not None:
+    if session is None or session.rules.CAMERA != "dice" or session.outcome() is not None:
         return None
-    return ("a Fandooble game is in play: the camera may take a face you show for a roll and ask about it; "
-            "dismiss those questions")
+    return (f"a {session.rules.TITLE} game is in play: the camera may take a face you show for a roll and ask "
+            "about it; dismiss those questions")

@@ -61,7 +61,7 @@ def change_config():
     return jsonify(saved=True, restart_needed=later, config=_store().describe())
 
 
-def corners_from_clicks(corners, image_size, work_width: int) -> list[list[float]]:
+def corners_from_clicks(corners, image_size, work_width: int, what: str = "table") -> list[list[float]]:
     """Four clicked corners (NW, NE, SE, SW) on a live-view picture of ``image_size``, in working-image
     pixels; refused unless they make a convex quadrilateral in that order.
 
@@ -83,9 +83,9 @@ def corners_from_clicks(corners, image_size, work_width: int) -> list[list[float
         (ax, ay), (bx, by), (cx, cy) = corners[i], corners[(i + 1) % 4], corners[(i + 2) % 4]
         turns.append((bx - ax) * (cy - by) - (by - ay) * (cx - bx))
     area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1])) / 2
-    if not all(t > 0 for t in turns) or area < 0.02 * width * height:
-        refuse(400, "the corners must go round the table in order NW, NE, SE, SW (clockwise on the picture) "
-               "and enclose the play area", "bad_field", field="corners")
+    if not all(t > 0 for t in turns) or area < (0.02 if what == "table" else 0.002) * width * height:
+        refuse(400, f"the corners must go round the {what} in order NW, NE, SE, SW (clockwise on the picture) "
+               f"and enclose {'the play area' if what == 'table' else 'it'}", "bad_field", field="corners")
     scale = work_width / width
     return [[round(x * scale, 1), round(y * scale, 1)] for x, y in corners]
 
@@ -112,3 +112,24 @@ def forget_calibration():
     json_body()
     _, later = _save({"table": {"corners_px": []}})
     return jsonify(saved=True, corners_px=[], restart_needed=later)
+
+
+@bp.post("/tray")
+@game_master
+def mark_tray():
+    """``{"corners": [[x, y] x 4], "image_size": [w, h]}``: the dice tray's corners tapped on the live view ->
+    ``table.tray_px`` (applies at once: only dice inside it are read)."""
+    data = json_body()
+    work_width = _store()().get("camera", "work_width")
+    corners = corners_from_clicks(data.get("corners"), data.get("image_size"), work_width, what="tray")
+    _save({"table": {"tray_px": corners}})
+    return jsonify(saved=True, tray_px=corners)
+
+
+@bp.delete("/tray")
+@game_master
+def forget_tray():
+    """Forget the tapped tray (no dice are read until a tray is marked again)."""
+    json_body()
+    _save({"table": {"tray_px": []}})
+    return jsonify(saved=True, tray_px=[])

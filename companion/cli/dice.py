@@ -60,9 +60,10 @@ def _show(args) -> int:
 
 
 def _face_label(face: str) -> str:
-    from companion.games.fandooble.state import FACE_ORDER, face_name
+    from companion.teach import face_name
 
-    return f"{face} ({face_name(face)})" if face in FACE_ORDER else face
+    name = face_name(face)
+    return f"{face} ({name})" if name else face
 
 
 def _progress(step: int, total: int, text: str) -> None:
@@ -115,15 +116,19 @@ def _teach_from_images(templates, folder: Path) -> None:
 def _teach_from_camera(store: DiceStore, args) -> None:
     """Shows which face to put in the tray next; takes each picture once the die has been set down and is still
     (the teaching itself is :class:`companion.teach.DiceTeacher`'s, as on the dashboard)."""
+    import numpy as np
+
     from companion.config import Config
     from companion.teach import DONE, DiceTeacher
     from hardware.camera.select import open_camera
 
     if not args.faces:
         raise SetupError("say which faces the die has, in the order you will show them: --faces CCGGRR")
-    teacher = DiceTeacher(args.die, args.faces, looks=args.looks, timeout_s=args.timeout,
-                          keep=store.load_templates() if args.add else None, save=store.save_templates)
     config = Config.in_dir(data_dir(args))
+    tray = config["table"]["tray_px"]
+    teacher = DiceTeacher(args.die, args.faces, looks=args.looks, timeout_s=args.timeout,
+                          keep=store.load_templates() if args.add else None, save=store.save_templates,
+                          zone=np.asarray(tray, np.float64) if tray else None)
     camera = open_camera(config, args.backend)
     try:
         status = teacher.status()

@@ -22,6 +22,9 @@ def register(sub) -> None:
     p.add_argument("--camera", choices=["auto", "picamera2", "usb", "file", "demo"],
                    help="which camera to use (default: COMPANION_CAMERA, else [camera] backend, else auto)")
     p.add_argument("--no-gpio", action="store_true", help="run without LEDs and buttons")
+    p.add_argument("--demo", metavar="GAME",
+                   help="with the demo camera: the game its table plays (default [camera] demo_game, else the "
+                        "first demo; e.g. fandooble: picture dice rolled into the tray)")
     p.add_argument("--record", type=Path, metavar="DIR",
                    help="record this game night into the new folder DIR (replay it with 'companion replay DIR')")
     p.set_defaults(handler=run)
@@ -79,7 +82,7 @@ def _run(args) -> int:
     if overrides:
         config = config.with_changes({"server": overrides})
     appliance = Appliance(config, directory, camera_backend=args.camera, use_gpio=not args.no_gpio,
-                          record_dir=args.record)
+                          record_dir=args.record, demo_game=args.demo)
     if appliance.boot.fault:
         print(f"companion: {database_detail(appliance.boot)}", flush=True)
     stop = threading.Event()

@@ -30,6 +30,9 @@ def register(sub) -> None:
     p.add_argument("--dice", action="store_true", help="read dice in the tray instead of tags")
     p.add_argument("--dice-kind", choices=["pips", "taught", "aruco"], default="pips",
                    help="with --dice: pip dice, faces taught with 'companion dice teach', or ArUco stickers")
+    p.add_argument("--tray", metavar="X,Y,W,H",
+                   help="with --dice: the tray in the photo's pixels (left, top, width, height); dice outside it "
+                        "are not read, dice across its edge are reported unreadable (default: the whole photo)")
     add_data_dir(p)
     p.set_defaults(handler=run)
 

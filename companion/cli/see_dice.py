@@ -1,5 +1,6 @@
 """``companion see --dice IMAGE... [--dice-kind pips|taught|aruco]``: read the dice in photos.
 
+With ``--tray X,Y,W,H`` (the photo's pixels) only dice inside that rectangle are read.
 Prints one JSON line per image: ``image``, ``dice`` (each ``face``, ``confidence``,
 ``box_px`` in the photo's pixels, and ``reason`` when unreadable), ``unreadable`` (count)
 and ``ms`` (reading time). Taught faces and the ArUco face table come from the data
@@ -33,13 +34,29 @@ def make_reader(kind: str | None, store: DiceStore):
     raise SetupError(f"--dice-kind {kind!r}: choose pips, taught or aruco")
 
 
+def parse_tray(text: str | None):
+    """``--tray X,Y,W,H`` as four numbers, or None; SetupError saying how to write it."""
+    if not text:
+        return None
+    try:
+        x, y, w, h = (float(v) for v in text.split(","))
+    except ValueError:
+        raise SetupError(f"--tray {text!r}: write the tray as X,Y,W,H in the photo's pixels, e.g. 100,80,400,300") \
+            from None
+    if w <= 0 or h <= 0 or x < 0 or y < 0:
+        raise SetupError(f"--tray {text!r}: the width and height must be more than 0, the corner not negative")
+    return x, y, w, h
+
+
 def run(args) -> int:
     import cv2
 
     from hardware.camera.files import ImageTooLarge, read_image
+    from vision.dice import rect_zone
 
     store = DiceStore(data_dir(args))
     reader = make_reader(getattr(args, "dice_kind", None), store)
+    tray = parse_tray(getattr(args, "tray", None))
     work_width = getattr(args, "work_width", None)
     status = 0
     for path in args.images:
@@ -58,7 +75,8 @@ def run(args) -> int:
             scale = image.shape[1] / work_width
             image = cv2.resize(image, (work_width, round(image.shape[0] / scale)), interpolation=cv2.INTER_AREA)
         start = time.perf_counter()
-        reading = reader.read(image)
+        zone = None if tray is None else rect_zone(*tray) / scale
+        reading = reader.read(image, zone)
         ms = (time.perf_counter() - start) * 1000
         dice = []
         for die in reading.dice:

@@ -9,7 +9,8 @@ generic code never names a game and never looks for optional hooks.
 The interface in short (each method is documented on :class:`Game`):
 
 * identity and data: ``NAME``, ``TITLE``, ``OPTIONS``, ``PLAYERS``, ``CARDS``,
-  ``CAMERA``, ``SIGNALS``, ``COOPERATIVE``;
+  ``CAMERA``, ``DICE`` (picture dice taught to the camera, and ``dice_option``),
+  ``SIGNALS``, ``COOPERATIVE``;
 * rules: ``setup``, ``parse_move``, ``why_illegal``, ``apply`` (always validates),
   ``outcome``, ``legal_moves``, ``random_chance``;
 * who acts: ``to_act`` (everyone the game waits for now: several during a
@@ -55,6 +56,20 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class PictureDice:
+    """The picture dice a game is played with, as the camera is taught them.
+
+    ``dice`` maps each die's name to the faces it may show, one letter each
+    (``{"dragon": "CGR"}``); ``names`` says each face letter in words (``{"C": "treasure chest"}``).
+    Teaching checks a die's faces against ``dice``; the taught face counts become the game's
+    setup option through :meth:`Game.dice_option`.
+    """
+
+    dice: Mapping[str, str]
+    names: Mapping[str, str]
+
+
+@dataclass(frozen=True)
 class Signal:
     """Something that just happened that the table should notice (a bust, a wipe), and to whom."""
 
@@ -83,6 +98,8 @@ class Game:
     ``CAMERA``
         What the camera reads for this game: ``"cards"`` (tagged cards), ``"dice"`` (dice in
         the tray) or None (played on the dashboard).
+    ``DICE``
+        The :class:`PictureDice` the game is played with, or None (pip dice, or no dice).
     ``SIGNALS``
         Each signal name this game raises, mapped to the LED pattern that shows it (a name
         from :data:`companion.leds.PATTERNS`), e.g. ``{"bust": "setback", "wipe": "disaster"}``.
@@ -96,6 +113,7 @@ class Game:
     PLAYERS: tuple[int, int] = (2, 6)
     CARDS: Any = None
     CAMERA: str | None = None
+    DICE: PictureDice | None = None
     SIGNALS: Mapping[str, str] = {}
     COOPERATIVE: bool = False
 
@@ -157,6 +175,11 @@ class Game:
     def random_chance(self, state: Any, rng: random.Random) -> Any:
         """For simulation: the next chance move sampled with ``rng``, or None when none is due."""
         return None
+
+    def dice_option(self, taught: Mapping[str, str]) -> dict[str, str]:
+        """The setup options a new game takes from the taught dice ``{die name: its faces, one letter per
+        physical face}`` (the face counts its odds need); {} when they do not make the game's set."""
+        return {}
 
     def end_turn_move(self, state: Any) -> Any:
         """What the "next turn" button plays now, or None."""
@@ -257,6 +280,16 @@ def get(name: str) -> Game:
     if game is None:
         raise SetupError(f"unknown game '{name}': the companion knows {', '.join(names())}")
     return game
+
+
+def picture_dice() -> dict[str, str]:
+    """Every game's picture dice: die name -> the faces it may show."""
+    return {die: faces for game in all_games() if game.DICE for die, faces in game.DICE.dice.items()}
+
+
+def face_names() -> dict[str, str]:
+    """Every game's picture-dice face letters in words."""
+    return {letter: name for game in all_games() if game.DICE for letter, name in game.DICE.names.items()}
 
 
 # -- helpers the engines share ----------------------------------------------------

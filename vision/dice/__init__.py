@@ -14,7 +14,7 @@ from .aruco import ArucoReader
 from .faces import FaceTemplates, TaughtReader
 from .pips import PipReader
 from .types import DiceReader, DiceReading, Die
-from .zone import placement, zone_polygon
+from .zone import placement, rect_zone, without_tags, zone_polygon
 
 KINDS = ("pips", "taught", "aruco")
 
@@ -35,5 +35,5 @@ def make_reader(kind: str, *, templates: "FaceTemplates | None" = None, face_tab
 
 __all__ = [
     "KINDS", "make_reader", "Die", "DiceReading", "DiceReader", "PipReader", "TaughtReader",
-    "FaceTemplates", "ArucoReader", "zone_polygon", "placement",
+    "FaceTemplates", "ArucoReader", "zone_polygon", "rect_zone", "without_tags", "placement",
 ]

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .find import Candidate, find_dice
+from .find import Candidate
 from .scan import scan, upright_patch
+from .single import single_die
 from .types import DiceReading
 
 DESCRIPTOR = 20  # the die is described at this many pixels a side
@@ -56,12 +57,7 @@ class FaceTemplates:
 
     def describe_single(self, image: np.ndarray, die_px: float | None = None) -> np.ndarray:
         """The descriptor of the one die in ``image``; ValueError saying what was seen otherwise."""
-        candidates, _ = find_dice(image, die_px)
-        flat = [c for c in candidates if not c.problem]
-        if len(flat) != 1:
-            seen = "no die" if not candidates else f"{len(flat)} dice lying flat of {len(candidates)} found"
-            raise ValueError(f"show exactly one die, lying flat in the tray: saw {seen}")
-        patch, _ = upright_patch(image, flat[0], DESCRIPTOR * 3, grow=CORE)
+        patch, _ = upright_patch(image, single_die(image, die_px), DESCRIPTOR * 3, grow=CORE)
         return describe(patch)
 
     def learn(self, die: str, face: str, image: np.ndarray, *, new_face: bool = True,

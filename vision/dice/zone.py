@@ -1,4 +1,8 @@
-"""The tray zone: a rectangle on the table, mapped into the picture; dice inside, across or outside it."""
+"""The tray zone: a rectangle on the table, mapped into the picture; dice inside, across or outside it.
+
+Nothing outside the tray is a die, and a tag (the table's corner tags, a card's tag) is
+never one, even inside the tray: :func:`without_tags` takes out what a reader found on one.
+"""
 
 from __future__ import annotations
 
@@ -41,3 +45,57 @@ def crop_to_zone(image: np.ndarray, zone: np.ndarray | None, margin: int) -> tup
     if x1 <= x0 or y1 <= y0:
         return image[0:0, 0:0], (0, 0)
     return image[y0:y1, x0:x1], (x0, y0)
+
+
+def rect_zone(x: float, y: float, w: float, h: float) -> np.ndarray:
+    """The pixel rectangle ``x, y, w, h`` as a zone polygon (4 x 2, clockwise from the top left)."""
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)
+
+
+TAG_GROW = 1.3  # a tag's quiet zone and print margin: a die found there is the tag's own pattern
+
+
+def on_a_tag(center: tuple[float, float], tags: list[np.ndarray]) -> bool:
+    """Whether ``center`` lies on one of the ``tags`` (each its corner points in pixels, N x 2), margin included."""
+    for quad in tags:
+        quad = np.asarray(quad, np.float32).reshape(-1, 2)
+        middle = quad.mean(axis=0)
+        grown = (middle + (quad - middle) * TAG_GROW).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(grown, (float(center[0]), float(center[1])), False) >= 0:
+            return True
+    return False
+
+
+def hide_tags(image: np.ndarray, tags: list[np.ndarray]) -> np.ndarray:
+    """``image`` with each tag (margin included) painted over in the colour around it, so that no die
+    finder sees a tag's black-and-white squares, nor takes its size for a die's."""
+    if not tags:
+        return image
+    out = image.copy()
+    h, w = image.shape[:2]
+    for quad in tags:
+        quad = np.asarray(quad, np.float32).reshape(-1, 2)
+        middle = quad.mean(axis=0)
+        inner = np.round(middle + (quad - middle) * TAG_GROW).astype(np.int32)
+        outer = np.round(middle + (quad - middle) * (TAG_GROW + 0.25)).astype(np.int32)
+        x0, y0 = np.clip(outer.min(axis=0), 0, [w, h])
+        x1, y1 = np.clip(outer.max(axis=0) + 1, 0, [w, h])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(ring, outer - [x0, y0], 255)
+        hole = np.zeros_like(ring)
+        cv2.fillConvexPoly(hole, inner - [x0, y0], 255)
+        part = out[y0:y1, x0:x1]
+        around = part[(ring > 0) & (hole == 0)]
+        if len(around):
+            part[hole > 0] = np.median(around.reshape(-1, part.shape[2] if part.ndim == 3 else 1), axis=0) \
+                .astype(np.uint8).reshape(-1) if part.ndim == 3 else np.median(around)
+    return out
+
+
+def without_tags(reading, tags: list[np.ndarray]):
+    """``reading`` (a :class:`~vision.dice.types.DiceReading`) without the dice found on a tag."""
+    if not tags:
+        return reading
+    return type(reading)(tuple(d for d in reading.dice if not on_a_tag(d.center, tags)), reading.die_px)

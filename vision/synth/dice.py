@@ -763,3 +763,24 @@ def _camera_effects(canvas: np.ndarray, rng: np.random.Generator, side_px: float
     image = effects.noise(image, float(rng.uniform(1, 5)), rng)
     _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
+def render_placed(dice: list[tuple[str, tuple[float, float], float]], *, size: tuple[int, int], side: int,
+                  table: str = "felt", hand: tuple[float, float] | None = None, seed: int = 0) -> np.ndarray:
+    """A tray with picture dice lying where given: each ``(face letter, centre, angle)``; with ``hand``, a
+    hand reaching in at that point (over the dice). The same dice at the same places give the same picture,
+    as a still camera does."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    canvas = np.empty((h, w, 3), np.uint8)
+    canvas[:] = TABLE_COLOURS[table]
+    canvas = effects.noise(canvas, 3, rng)
+    for face, centre, angle in dice:
+        patch, mask = picture_face(face, side)
+        _shadow(canvas, centre, side, angle)
+        effects.paste(canvas, patch, centre, angle, mask)
+    if hand is not None:
+        axes = (int(side * 2.2), int(side * 1.4))
+        cv2.ellipse(canvas, (int(hand[0]), int(hand[1])), axes, 30, 0, 360, (120, 150, 200), -1)
+        cv2.rectangle(canvas, (int(hand[0]), int(hand[1]) - axes[1]), (w, int(hand[1]) + axes[1]), (110, 140, 190), -1)
+    return effects.blur(canvas, 0.6)

@@ -222,9 +222,9 @@
       el("h3", { text: "Taught dice" }),
       taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", { text: `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${dice.face_names[f] || f}`).join(", ")}` })))
         : el("p", { class: "muted", text: "No faces taught yet." }),
-      el("p", { class: "muted", text: dice.fandooble_option
-        ? `New Fandooble games (and their odds) use these face counts: ${dice.fandooble_option}.`
-        : "Until both Fandooble dice are taught, games use the face counts of their options (the rulebook does not give them)." }),
+      el("p", { class: "muted", text: Object.keys(dice.game_options).length
+        ? Object.entries(dice.game_options).map(([game, option]) => `New ${TC.gameInfo(game).title} games (and their odds) use these face counts: ${option}.`).join(" ")
+        : "Until every die of a game is taught, its games use the face counts of their options (the rulebook does not give them)." }),
       el("p", { class: "muted", text: `Teach both dice above, one after the other. From a computer instead, with the companion stopped: “${dice.teach_command}” (then --die special --faces FFKKWW).` }),
       el("label", { for: "dice-aruco", text: "ArUco stickers (number=face)" }), aruco,
       el("button", { type: "button", class: "secondary", text: "Save the sticker table", onclick: async () => {

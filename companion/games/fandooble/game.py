@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from companion.games import Game, Signal
+from companion.games import Game, PictureDice, Signal
 
 from . import rules
 from .moves import Bank, Roll, Steal, parse_move
+from .state import DRAGON_FACES, FACE_ORDER, SPECIAL_FACES, face_name
+
+
+def faces_option(taught: dict[str, str]) -> str | None:
+    """The ``faces`` option (``CCGGRR/FFKKWW``) from taught dice ``{name: faces}``.
+
+    None unless both types of die are taught and the dice of one type agree (the three
+    Dragon/Treasure dice are alike: teaching one is enough).
+    """
+    spelled = {"".join(sorted(f, key=FACE_ORDER.index)) for f in taught.values() if f and set(f) <= set(FACE_ORDER)}
+    dragon = [f for f in spelled if set(f) <= set(DRAGON_FACES)]
+    special = [f for f in spelled if set(f) <= set(SPECIAL_FACES)]
+    if len(dragon) != 1 or len(special) != 1:
+        return None
+    return f"{dragon[0]}/{special[0]}"
 
 
 class Fandooble(Game):
@@ -14,6 +29,7 @@ class Fandooble(Game):
     OPTIONS = frozenset(rules.OPTIONS)
     PLAYERS = (2, 6)
     CAMERA = "dice"
+    DICE = PictureDice({"dragon": DRAGON_FACES, "special": SPECIAL_FACES}, {f: face_name(f) for f in FACE_ORDER})
     # A bust costs the roller the loot; a wipe (three red dragons) costs the stash too: nobody may miss it.
     SIGNALS = {"bust": "setback", "wipe": "disaster"}
 
@@ -25,6 +41,10 @@ class Fandooble(Game):
     legal_moves = staticmethod(rules.legal_moves)
     random_chance = staticmethod(rules.random_chance)
     to_json = staticmethod(rules.to_json)
+
+    def dice_option(self, taught):
+        faces = faces_option(dict(taught))
+        return {"faces": faces} if faces else {}
 
     def to_act(self, state) -> tuple[str, ...]:
         return () if state.over else (state.player,)

@@ -1,0 +1,88 @@
+"""The Fandooble dice demo: rendered picture dice rolled into the demo tray, read by the camera path
+(tray zone, roll detector, taught reader), scored by the referee and the engine."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion import demos
+from companion.config import Config
+from companion.dice_demo import DiceDemoTable
+from companion.dicestore import DiceStore
+from companion.errors import ConfigError
+from companion.pipeline import Pipeline
+from companion.runtime import Runtime
+from hardware.camera.base import Frame
+
+ROLLS = 50 if os.environ.get("COMPANION_LONG") == "1" else 12
+
+
+@pytest.fixture
+def runtime(log):
+    with Runtime(Config.defaults(), log) as rt:
+        yield rt
+
+
+def play_all(demo, pipeline, runtime) -> None:
+    """What the demo camera does: ask for each picture (the film waits for the runtime) and hand it on."""
+    number = 0
+    for number in range(sum(1 for _ in demo.script.frames())):
+        image, t = demo.next_image(number)
+        pipeline(Frame(work=image, timestamp=t, number=number + 1))
+    demo.show.inputs.settle(30)
+    runtime.call(lambda: None)
+
+
+def test_every_roll_of_the_demo_is_read_and_scored_as_rendered(runtime, log, tmp_path):
+    demo = DiceDemoTable(runtime, size=(1280, 720), rolls=ROLLS)
+    demo.prepare(DiceStore(tmp_path))
+    play_all(demo, Pipeline(runtime, Config.defaults(), tmp_path), runtime)
+    session = runtime.session
+    assert session.game == "fandooble"
+    camera = [e.text for e in log.events(session.session_id) if e.source == "camera"]
+    assert camera == [f"roll {step.faces}" for step in demo.script.steps] and len(camera) == ROLLS
+    assert runtime.pending_alerts() == []
+    banked = [e.text for e in log.events(session.session_id) if e.text == "bank"]
+    assert banked  # the turns pass: banking is entered as a person would
+
+
+def test_the_demo_teaches_its_dice_and_marks_its_tray_only_when_none_are(runtime, tmp_path):
+    store = DiceStore(tmp_path)
+    demo = DiceDemoTable(runtime, size=(1280, 720), rolls=2)
+    demo.prepare(store)
+    assert store.kind == "taught" and store.options_for("fandooble")
+    assert runtime.config.get("table", "tray_px") == demo.script.tray_px
+    taught_at = store.changed_at()
+    runtime.config = runtime.config.with_changes({"table": {"tray_px": [[0, 0], [9, 0], [9, 9], [0, 9]]}})
+    DiceDemoTable(runtime, size=(1280, 720), rolls=2).prepare(store)
+    assert store.changed_at() == taught_at  # the table's own dice stay taught
+    assert runtime.config.get("table", "tray_px") == [[0, 0], [9, 0], [9, 9], [0, 9]]
+
+
+def test_the_demo_is_chosen_by_its_game_and_an_unknown_one_is_refused(runtime):
+    assert list(demos.available()) == ["fable", "fandooble"]
+    assert isinstance(demos.table_for("fandooble", runtime, size=(1280, 720)), DiceDemoTable)
+    with pytest.raises(ConfigError, match="no demo of 'chess': the demos play fable, fandooble"):
+        demos.table_for("chess", runtime, size=(1280, 720))
+
+
+def test_teaching_with_the_demo_camera_finishes(runtime, tmp_path):
+    import numpy as np
+
+    from companion.teach import DONE, DiceTeacher
+
+    store = DiceStore(tmp_path)
+    demo = DiceDemoTable(runtime, size=(1280, 720), rolls=2)
+    teacher = DiceTeacher("dragon", "CCGGRR", looks=2, save=store.save_templates,
+                          zone=np.asarray(demo.script.tray_px, np.float64))
+    runtime.add_snapshot_part("teaching", teacher.status)
+    for number in range(400):
+        if not teacher.active:
+            break
+        image, _ = demo.next_image(number)
+        teacher.feed(image)
+    assert teacher.state == DONE and teacher.retries == 0
+    assert store.options_for("fandooble") == {}  # one die of two taught
+    assert store.face_counts() == {"dragon": {"C": 2, "G": 2, "R": 2}}

@@ -1,0 +1,52 @@
+"""Labelled photos of real pip dice (the nell-byler-d6 folder's layout), for training and the benchmark.
+
+The folder holds ``images/<name>.jpg``, ``labels/<name>.txt`` (YOLO: ``class cx cy w h``,
+class = face - 1) and ``counts.csv`` naming each photo's split (``train`` or ``test``).
+Only the ``train`` split may be trained or tuned on; it is cut once more, by a fixed seed,
+into the photos the networks learn from (``fit``) and the photos the reader's confidence
+threshold is chosen on (``calibrate``). The ``test`` split is for the headline figures only.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+CALIBRATION_SHARE = 0.2  # of the train split's photos, kept out of training to choose the threshold on
+SPLIT_SEED = 613
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    face: str  # "1".."6"
+    box: tuple[int, int, int, int]  # x, y, w, h in the photo's pixels
+    partial: bool  # cut by the photo's edge: neither counted nor held against a reader
+
+
+def names(root: Path, split: str) -> list[str]:
+    """Photo names of ``split``: ``train``, ``test``, or the train split's ``fit`` / ``calibrate`` parts."""
+    wanted = "train" if split in ("fit", "calibrate") else split
+    with open(Path(root) / "counts.csv", newline="") as f:
+        found = sorted(row["image"] for row in csv.DictReader(f) if row["split"] == wanted)
+    if split not in ("fit", "calibrate"):
+        return found
+    order = np.random.default_rng(SPLIT_SEED).permutation(len(found))
+    held = set(order[: round(CALIBRATION_SHARE * len(found))].tolist())
+    return [n for i, n in enumerate(found) if (i in held) == (split == "calibrate")]
+
+
+def labels(root: Path, name: str, size: tuple[int, int]) -> list[LabelledDie]:
+    """The labelled dice of photo ``name`` whose picture is ``size`` = (width, height)."""
+    w, h = size
+    out = []
+    for line in (Path(root) / "labels" / name).with_suffix(".txt").read_text().split("\n"):
+        if not line.strip():
+            continue
+        cls, cx, cy, bw, bh = (float(v) for v in line.split())
+        box = (round((cx - bw / 2) * w), round((cy - bh / 2) * h), round(bw * w), round(bh * h))
+        whole = box[0] >= 0 and box[1] >= 0 and box[0] + box[2] <= w and box[1] + box[3] <= h
+        out.append(LabelledDie(str(int(cls) + 1), box, not whole))
+    return out

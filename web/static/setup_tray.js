@@ -1,0 +1,56 @@
+// Setup, dice tray: tap the tray's four corners on a still from the camera. Only dice inside it are read
+// (POST /api/tray, applied at once); a new install reads no dice until the tray is marked.
+"use strict";
+(() => {
+  const { svg, $, act, getJSON, say } = TC;
+  const CORNERS = ["NW", "NE", "SE", "SW"];
+  const img = $("tray-img");
+  let taps = [];
+  let stored = [];
+  let workWidth = 2304;
+
+  async function load() {
+    const config = await getJSON("/api/config");
+    const keys = Object.fromEntries(config.sections.flatMap((s) => s.keys.map((k) => [`${s.name}.${k.key}`, k.value])));
+    stored = keys["table.tray_px"] || [];
+    workWidth = keys["camera.work_width"] || 2304;
+    draw();
+  }
+  function picture() { taps = []; img.src = `/api/live.jpg?t=${Date.now()}`; }
+  img.addEventListener("load", draw);
+  img.addEventListener("click", (ev) => {
+    if (taps.length >= 4 || !img.naturalWidth) return;
+    const box = img.getBoundingClientRect();
+    taps.push([Math.round((ev.clientX - box.left) / box.width * img.naturalWidth * 10) / 10,
+               Math.round((ev.clientY - box.top) / box.height * img.naturalHeight * 10) / 10]);
+    draw();
+  });
+  function draw() {
+    const marks = $("tray-marks");
+    const w = img.naturalWidth || 640, h = img.naturalHeight || 360, r = w / 90;
+    marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    marks.setAttribute("preserveAspectRatio", "none");
+    marks.replaceChildren();
+    if (stored.length === 4) {
+      const k = w / workWidth;
+      marks.append(svg("polygon", { points: stored.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
+    }
+    if (taps.length > 1) marks.append(svg("polyline", { points: taps.concat(taps.length === 4 ? [taps[0]] : []).map((p) => p.join(",")).join(" "), fill: "none", stroke: "#00e0a0", "stroke-width": r / 2 }));
+    taps.forEach(([x, y], i) => {
+      marks.append(svg("circle", { cx: x, cy: y, r, fill: "#00e0a0", stroke: "#000", "stroke-width": r / 5 }));
+      marks.append(svg("text", { x: x + r * 1.3, y: y - r * 1.3, fill: "#fff", stroke: "#000", "stroke-width": r / 8, "font-size": r * 3, "font-weight": 700, text: CORNERS[i] }));
+    });
+    $("tray-status").textContent = taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
+    $("tray-save").disabled = taps.length !== 4;
+    $("tray-stored").textContent = stored.length === 4 ? "The marked tray is drawn dashed yellow." : "No tray is marked: no dice are read.";
+  }
+  $("tray-picture").addEventListener("click", picture);
+  $("tray-save").addEventListener("click", async () => {
+    const done = await act("/api/tray", { corners: taps, image_size: [img.naturalWidth, img.naturalHeight] });
+    if (done) { say("Tray saved: only dice inside it are read."); taps = []; await load(); }
+  });
+  $("tray-forget").addEventListener("click", async () => {
+    if (await act("/api/tray", {}, { method: "DELETE" })) { say("Tray forgotten: no dice are read until it is marked."); await load(); }
+  });
+  load().then(picture).catch(() => {});
+})();
