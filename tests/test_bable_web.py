@@ -4,25 +4,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from companion.config import Config
 from tests.bable_table import facts_entries
-from tests.test_web_support import make_app, runtime, with_token  # noqa: F401  (fixtures)
-
-PIN = "246810"
-
-
-@pytest.fixture
-def app(runtime, tmp_path):
-    """The dashboard with a game master's PIN: a seat's phone enters only its own player's moves."""
-    return make_app(runtime, Config.from_mapping({"server": {"pin": PIN}}, str(tmp_path / "config.toml")))
-
-
-@pytest.fixture
-def client(app):
-    """The shared table screen: no seat, not unlocked."""
-    return with_token(app.test_client())
+from tests.seated_web import PIN, app, client, move, phone  # noqa: F401  (fixtures)
+from tests.test_web_support import runtime, with_token  # noqa: F401  (fixtures)
 
 
 def start(client, players=("Anne", "Paul"), **options):
@@ -35,23 +19,9 @@ def start(client, players=("Anne", "Paul"), **options):
     assert response.status_code == 201, response.get_json()
 
 
-def phone(app, player: str):
-    """A phone that opened ``player``'s seat link."""
-    spectator = with_token(app.test_client())
-    code = next(s["code"] for s in spectator.get("/api/seats").get_json()["seats"] if s["player"] == player)
-    response = spectator.post("/api/seats/claim", json={"code": code})
-    assert response.status_code == 200, response.get_json()
-    assert response.get_json()["page"] == "/bable"
-    return spectator
-
-
-def move(client, text: str):
-    return client.post("/api/move", json={"move": text})
-
-
 def test_each_phone_sees_its_own_hand_and_the_table_sees_none(app, client):
     start(client)
-    anne, paul = phone(app, "Anne"), phone(app, "Paul")
+    anne, paul = phone(app, "Anne", "/bable"), phone(app, "Paul", "/bable")
     assert move(anne, "deal Anne stone stone wood word give B1").status_code == 200
     assert move(paul, "deal Paul cement tools wood word build B2").status_code == 200
     assert move(anne, "command Anne Paul").status_code == 200
@@ -74,7 +44,7 @@ def test_each_phone_sees_its_own_hand_and_the_table_sees_none(app, client):
 
 def test_a_phone_cannot_answer_for_another_seat(app, client):
     start(client)
-    anne, paul = phone(app, "Anne"), phone(app, "Paul")
+    anne, paul = phone(app, "Anne", "/bable"), phone(app, "Paul", "/bable")
     move(anne, "deal Anne stone stone wood word give B1")
     move(paul, "deal Paul cement tools wood word build B2")
     move(anne, "command Anne Paul")
@@ -87,7 +57,7 @@ def test_a_phone_cannot_answer_for_another_seat(app, client):
 
 def test_the_shared_screen_enters_moves_for_a_player_without_a_phone(app, client):
     start(client, ("Anne", "Paul", "Rachel"), advanced="yes")
-    anne = phone(app, "Anne")
+    anne = phone(app, "Anne", "/bable")
     move(anne, "deal Anne stone stone wood word give B1")
     assert move(client, "deal Paul cement tools wood word build B2").status_code == 200
     assert move(client, "deal Rachel stone cement tools word gather B3").status_code == 200

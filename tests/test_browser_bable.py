@@ -8,50 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import Config
-from companion.runtime import Runtime
 from tests.bable_table import FACTS
+from tests.browser_seats import PIN, dashboard, runtime, screen  # noqa: F401  (fixtures)
 from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
     LAPTOP,
     PHONE,
-    TIMEOUT_MS,
     browser_type_launch_args,
     not_blank,
     until,
 )
-from tests.test_web_support import Served, make_app
 
 pytestmark = pytest.mark.browser
-PIN = "246810"
 SHOTS = os.environ.get("COMPANION_SHOTS")  # a folder to keep the screenshots in, to look at them
-
-
-@pytest.fixture
-def runtime(log):
-    with Runtime(Config.defaults(), log) as rt:
-        yield rt
-
-
-@pytest.fixture
-def dashboard(runtime, tmp_path):
-    """The dashboard with a game master's PIN, so a seat's phone enters only its own moves."""
-    config = Config.from_mapping({"server": {"pin": PIN}}, str(tmp_path / "config.toml"))
-    served = Served(make_app(runtime, config, TESTING=False, COMPANION_HEARTBEAT_S=0.5))
-    yield served.url
-    served.close()
-
-
-def screen(browser, url: str, path: str, size: dict):
-    context = browser.new_context(viewport=size)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url + path)
-    if path.startswith("/join/"):  # the seat link takes the seat, then opens the game's page
-        page.wait_for_url("**/bable")
-    until(page, "document.getElementById('conn').dataset.state === 'live'")
-    return page, errors
 
 
 def join_paths(page, url: str) -> dict[str, str]:

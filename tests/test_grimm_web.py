@@ -5,41 +5,14 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from companion.config import Config
-from tests.test_web_support import make_app, runtime, with_token  # noqa: F401  (fixtures)
-
-PIN = "246810"
-
-
-@pytest.fixture
-def app(runtime, tmp_path):
-    return make_app(runtime, Config.from_mapping({"server": {"pin": PIN}}, str(tmp_path / "config.toml")))
-
-
-@pytest.fixture
-def client(app):
-    """The shared table screen: no seat, not unlocked."""
-    return with_token(app.test_client())
-
-
-def phone(app, player: str):
-    spectator = with_token(app.test_client())
-    code = next(s["code"] for s in spectator.get("/api/seats").get_json()["seats"] if s["player"] == player)
-    response = spectator.post("/api/seats/claim", json={"code": code})
-    assert response.status_code == 200 and response.get_json()["page"] == "/grimm"
-    return spectator
-
-
-def move(client, text: str):
-    return client.post("/api/move", json={"move": text})
+from tests.seated_web import PIN, app, client, move, phone  # noqa: F401  (fixtures)
+from tests.test_web_support import runtime, with_token  # noqa: F401  (fixtures)
 
 
 def test_phones_pick_for_their_own_seat_and_the_table_for_a_seat_without_a_phone(app, client):
     response = client.post("/api/games", json={"game": "grimm", "players": ["Anne", "Paul", "Rachel"], "options": {}})
     assert response.status_code == 201, response.get_json()
-    anne, paul = phone(app, "Anne"), phone(app, "Paul")
+    anne, paul = phone(app, "Anne", "/grimm"), phone(app, "Paul", "/grimm")
     refused = move(anne, "gather Anne fable forest")  # no Fable in her hand: said why
     assert refused.status_code == 409 and "holds no Fable card" in json.dumps(refused.get_json())
     assert move(anne, "gather Paul forest").status_code == 403  # not her seat
