@@ -63,6 +63,8 @@ class Server:
     def __init__(self, config: Config, data_dir: Path, *, threads: int | None = None):
         from waitress.server import create_server
 
+        from companion.appliance import close_trigger_after_last_pull
+
         self.log = EventLog(data_dir / "companion.db")
         self.runtime = Runtime(config, self.log).start()
         self.app = create_app(config, self.runtime, {"COMPANION_HEARTBEAT_S": 2.0})
@@ -70,6 +72,7 @@ class Server:
         self.threads = threads or server["max_streams"] + server["max_video_streams"] + 4
         self.server = create_server(self.app, host="127.0.0.1", port=0, threads=self.threads,
                                     outbuf_high_watermark=2 * 1024 * 1024)
+        close_trigger_after_last_pull(self.server.trigger)  # (as the appliance does: no traceback at close)
         self.port = self.server.effective_port
         self.closing = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)

@@ -112,7 +112,7 @@ def watchdog_interval(env=os.environ) -> float | None:
     return usec / 1_000_000
 
 
-def _close_trigger_after_last_pull(trigger) -> None:
+def close_trigger_after_last_pull(trigger) -> None:
     """Make waitress' wake-up pipe close only between two pulls, never during one.
 
     A worker thread that has just answered a request wakes the server's loop by writing to a pipe.
@@ -356,7 +356,7 @@ class Appliance:
             self.app, host=server["host"], port=self.listen_port, threads=threads,
             max_request_body_size=1024 * 1024, outbuf_high_watermark=2 * 1024 * 1024,
         )
-        _close_trigger_after_last_pull(self._server.trigger)
+        close_trigger_after_last_pull(self._server.trigger)
         self._server_thread = threading.Thread(target=self._serve, name="companion-web", daemon=True)
         self._server_thread.start()
         self.lock.announce(self.port)

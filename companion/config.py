@@ -171,7 +171,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "backend": Key("auto", "auto, picamera2, usb, file or demo", _choice("auto", "picamera2", "usb", "file", "demo")),
         "demo_game": Key("", "the game the demo camera plays when no camera is found (a game with a demo, e.g. fandooble); \"\" for the first demo", _string),
         "usb_device": Key(0, "OpenCV device number of a USB webcam", _int_range(0, 63)),
-        "file_path": Key("", "folder of images or a video for the file camera", _string),
+        "file_path": Key("", "a photo, a folder of images or a video for the file camera", _string),
         "work_width": Key(2304, "width of the working image (small stream) in pixels", _int_range(320, 4608)),
         "full_width": Key(4608, "width of the full-resolution frame in pixels", _int_range(320, 9152)),
         "fps": Key(10.0, "frames per second processed", _number_range(0.5, 60)),

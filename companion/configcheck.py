@@ -37,7 +37,7 @@ def check_config(config: Config, *, env: Mapping[str, str] | None = None) -> Non
     if camera["backend"] == "file":
         path = camera["file_path"]
         if not path:
-            raise ConfigError(f'{source} [camera] file_path = "": the file camera needs a folder of images or a video')
+            raise ConfigError(f'{source} [camera] file_path = "": the file camera needs a photo, a folder of images or a video')
         if not Path(path).exists():
             raise ConfigError(f'{source} [camera] file_path = "{path}": no such file or folder')
     if camera["work_width"] > camera["full_width"]:

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from companion.appliance import Appliance, _close_trigger_after_last_pull, check_config
+from companion.appliance import Appliance, close_trigger_after_last_pull, check_config
 from companion.config import CONFIG_NAME, Config
 from companion.errors import ConfigError
 from companion.eventlog import DB_NAME, EventLog
@@ -223,7 +223,7 @@ def test_a_request_finishing_while_the_dashboard_stops_wakes_nothing_closed():
     from waitress.trigger import trigger as waitress_trigger
 
     pipe = waitress_trigger({})
-    _close_trigger_after_last_pull(pipe)
+    close_trigger_after_last_pull(pipe)
     errors: list[BaseException] = []
     started = threading.Barrier(5)
 

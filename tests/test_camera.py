@@ -122,6 +122,15 @@ def test_the_file_camera_replays_a_folder_in_name_order(tmp_path):
     assert frames[0].work.shape == (30, 40, 3) and frames[0].full().shape == (60, 80, 3)
 
 
+def test_the_file_camera_shows_one_photo_of_the_table_for_as_long_as_it_runs(tmp_path):
+    """A single photo (a quick look at a table without a camera) is not a video that ends after one picture."""
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.full((60, 80, 3), 90, np.uint8))
+    with FileCamera(path, fps=0) as cam:
+        frames = [cam.read() for _ in range(5)]
+    assert [f.number for f in frames] == [1, 2, 3, 4, 5] and all(int(f.work.mean()) == 90 for f in frames)
+
+
 def test_the_file_camera_and_the_usb_camera_play_a_video(tmp_path):
     path = tmp_path / "table.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))

@@ -1,4 +1,4 @@
-"""Replays a folder of images or a video file as if a camera were looking at the table."""
+"""Replays a photo, a folder of images or a video file as if a camera were looking at the table."""
 
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ class FileCamera(Camera):
         self.work_width = work_width
         self._images: list[Path] = []
         self._video = None
+        self._still: np.ndarray | None = None
         self._index = 0
         self._number = 0
         self._pacer = Pacer(fps, "file camera")
@@ -78,7 +79,7 @@ class FileCamera(Camera):
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "FileCamera":
         if not settings.get("file_path"):
-            raise CameraUnavailable("the file camera needs [camera] file_path: a folder of images or a video")
+            raise CameraUnavailable("the file camera needs [camera] file_path: a photo, a folder of images or a video")
         return cls(settings["file_path"], fps=settings.get("fps", 10.0), work_width=settings.get("work_width"))
 
     def start(self) -> None:
@@ -86,6 +87,8 @@ class FileCamera(Camera):
             self._images = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not self._images:
                 raise CameraUnavailable(f"{self.path} holds no images ({', '.join(sorted(IMAGE_SUFFIXES))})")
+        elif self.path.is_file() and self.path.suffix.lower() in IMAGE_SUFFIXES:
+            self._images = [self.path]  # one photo of the table, shown again and again
         elif self.path.is_file():
             video = cv2.VideoCapture(str(self.path))
             if not video.isOpened():
@@ -114,12 +117,16 @@ class FileCamera(Camera):
             self._index = 0
         path = self._images[self._index]
         self._index += 1
+        if len(self._images) == 1 and self._still is not None:
+            return self._still  # (decoding the same file ten times a second would only cost time)
         try:
             image = read_image(path)
         except ImageTooLarge as exc:
             raise CameraError(str(exc)) from None
         if image is None:
             raise CameraError(f"{path} cannot be read as an image")
+        if len(self._images) == 1:
+            self._still = image
         return image
 
     def read(self, timeout: float = 2.0) -> Frame:
@@ -136,3 +143,4 @@ class FileCamera(Camera):
             self._video.release()
             self._video = None
         self._images = []
+        self._still = None
