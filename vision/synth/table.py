@@ -216,13 +216,21 @@ def render(scene: Scene, view: View = View(), rng: np.random.Generator | None = 
     return frame, Truth(truths, list(scene.stacks), homography, view.size)
 
 
+NOISE_BAND_ROWS = 128
+
+
 def _fast_noise(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
-    """Gaussian sensor noise like ``effects.noise``, drawn in float32 (a full frame has 36 M samples)."""
+    """Gaussian sensor noise like ``effects.noise``, drawn in float32 (a full frame has 36 M samples) a band
+    of rows at a time: the demo camera renders on the companion itself, and two float copies of a whole
+    frame would add 70 MB to its peak memory. The bands draw the same numbers as one call would."""
     if sigma <= 0:
         return image
-    noisy = image.astype(np.float32)
-    noisy += rng.standard_normal(image.shape, dtype=np.float32) * np.float32(sigma)
-    return np.clip(noisy, 0, 255, out=noisy).astype(np.uint8)
+    noisy = np.empty_like(image)
+    for top in range(0, image.shape[0], NOISE_BAND_ROWS):
+        band = image[top:top + NOISE_BAND_ROWS].astype(np.float32)
+        band += rng.standard_normal(band.shape, dtype=np.float32) * np.float32(sigma)
+        noisy[top:top + NOISE_BAND_ROWS] = np.clip(band, 0, 255, out=band)
+    return noisy
 
 
 # --- layouts -----------------------------------------------------------------------------------
