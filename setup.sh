@@ -2,7 +2,7 @@
 # Installs Table Companion on a fresh Debian 12 or Raspberry Pi OS machine.
 #
 #   ./setup.sh            system packages, .venv and the companion
-#   ./setup.sh --test     the same plus the test tools (pytest, hypothesis, chromium, playwright)
+#   ./setup.sh --test     the same plus the test tools (pytest, hypothesis, chromium, playwright, shellcheck)
 #   ./setup.sh --service  the same plus the systemd service (Raspberry Pi OS; see README)
 #   ./setup.sh --dry-run  print what would be done, change nothing
 #
@@ -46,8 +46,9 @@ if [ "$on_pi" = 1 ]; then
   packages+=(python3-venv python3-picamera2 python3-lgpio python3-opencv python3-numpy)
 fi
 if [ "$want_test" = 1 ]; then
-  # Browser tests drive Debian's chromium; Playwright never downloads a browser.
-  packages+=(chromium)
+  # Browser tests drive Debian's chromium; Playwright never downloads a browser. shellcheck checks
+  # the service installer (tests/test_systemd.py), which runs as root on the Pi.
+  packages+=(chromium shellcheck)
 fi
 if [ "$want_service" = 1 ]; then
   packages+=(systemd)
