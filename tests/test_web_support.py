@@ -96,9 +96,12 @@ class Served:
     def __init__(self, app, *, threads: int | None = None):
         from waitress.server import create_server
 
+        from companion.appliance import close_trigger_after_last_pull
+
         server = app.config["COMPANION_CONFIG"]["server"]
         self.threads = threads or server["max_streams"] + server["max_video_streams"] + 4
         self.server = create_server(app, host="127.0.0.1", port=0, threads=self.threads)
+        close_trigger_after_last_pull(self.server.trigger)  # (a stream still writing at close: no traceback)
         self.port = self.server.effective_port
         self.url = f"http://127.0.0.1:{self.port}"
         self._closing = threading.Event()
