@@ -100,3 +100,25 @@ def test_foreign_codes_are_listed_as_ignored():
     reading = TagReader().read(full)
     assert [s.text for s in reading.ignored] == ["HTTPS://SHOP.EXAMPLE/1"]
     assert "FF:07:2" in {s.text for s in reading.tags}
+
+
+def test_a_region_is_done_only_when_the_codes_read_leave_no_room_for_another():
+    """The reader skips a region when codes read fill it; checked against the plain definition on
+    random maps: codes in the region and no free square of most of a code's side left in it."""
+    from vision.reader import _Known
+
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        known = _Known([], (400, 640))
+        known.map[:] = rng.random(known.map.shape) < rng.uniform(0.2, 0.9)
+        known._sides = [float(rng.uniform(20, 80))]
+        side = max(2, int(known.ROOM * known.code_cells))
+        boxes = [tuple(int(v) for v in (x, y, x + rng.integers(0, 300), y + rng.integers(0, 300)))
+                 for x, y in rng.integers(-20, 640, (30, 2))]
+        for box, covered in zip(boxes, known.covers_all(boxes)):
+            x0, y0, x1, y1 = (max(0, v // known.CELL) for v in box)
+            part = known.map[y0:y1 + 1, x0:x1 + 1]
+            free = ~part
+            room = any(free[r:r + side, c:c + side].all()
+                       for r in range(part.shape[0] - side + 1) for c in range(part.shape[1] - side + 1))
+            assert covered == (part.any() and not room), box

@@ -104,12 +104,12 @@ def finder_patterns(grey: np.ndarray, min_side: float = 8.0) -> list[Finder]:
     if hierarchy is None:
         return []
     tree = hierarchy[0]
+    first_child = tree[:, 2]
+    # Contours with a child that has a child of its own: the only ones that can be a finder's outer square.
+    nested = np.flatnonzero((first_child >= 0) & (tree[np.maximum(first_child, 0), 2] >= 0))
     found = []
-    for index, contour in enumerate(contours):
-        child = tree[index][2]
-        if child < 0 or tree[child][2] < 0:
-            continue
-        core = tree[child][2]
+    for index, child in zip(nested.tolist(), first_child[nested].tolist()):
+        core = int(tree[child][2])
         outer, hole, inner = (cv2.contourArea(contours[i]) for i in (index, child, core))
         if inner <= 0 or hole <= 0 or outer < min_side * min_side:
             continue
@@ -232,11 +232,11 @@ def _compare(image: np.ndarray, placements: list) -> list[tuple[np.ndarray, np.n
     contrast = light - dark
     x = (values - dark[:, None]) / np.maximum(contrast, 1.0)[:, None]
     flat = mask.reshape(-1)
-    dark_modules = np.packbits((x < 0.5)[:, flat], axis=1)
-    sure = np.packbits(((x < 0.3) | (x > 0.7))[:, flat], axis=1)
+    dark_modules = _words(np.packbits((x < 0.5)[:, flat], axis=1))
+    sure = _words(np.packbits(((x < 0.3) | (x > 0.7))[:, flat], axis=1))
     # Differing sure modules, counted on packed bits (no BLAS threads: the camera loop has one core).
-    differ = _POPCOUNT[(dark_modules[:, None, :] ^ _packed_templates()[None, :, :]) & sure[:, None, :]].sum(axis=2)
-    counted = _POPCOUNT[sure].sum(axis=1)
+    differ = _bit_count((dark_modules[:, None, :] ^ _packed_templates()[None, :, :]) & sure[:, None, :])
+    counted = _bit_count(sure)
     results = []
     for (grid, _), diff, n, c in zip(kept, differ, counted, contrast):
         if c < 30 or n < MIN_SURE * mask.sum():
@@ -247,10 +247,27 @@ def _compare(image: np.ndarray, placements: list) -> list[tuple[np.ndarray, np.n
 
 @functools.cache
 def _packed_templates() -> np.ndarray:
-    return np.packbits(_templates()[1], axis=1)
+    return _words(np.packbits(_templates()[1], axis=1))
+
+
+def _words(packed: np.ndarray) -> np.ndarray:
+    """Packed bit rows as 64-bit words (padded with zero bytes to a whole word): a quarter of the
+    operations of bytes."""
+    pad = -packed.shape[-1] % 8
+    if pad:
+        packed = np.concatenate([packed, np.zeros(packed.shape[:-1] + (pad,), np.uint8)], axis=-1)
+    return np.ascontiguousarray(packed).view(np.uint64)
 
 
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], np.uint16)
+
+
+def _bit_count(words: np.ndarray) -> np.ndarray:
+    """Set bits along the last axis of 64-bit words."""
+    if hasattr(np, "bitwise_count"):  # numpy 2: a popcount instruction
+        return np.bitwise_count(words).sum(axis=-1, dtype=np.int64)
+    as_bytes = words.view(np.uint8)  # numpy 1 (the Pi's): a table of bytes
+    return _POPCOUNT[as_bytes].sum(axis=-1, dtype=np.int64)
 
 
 def _same_place(results: list) -> list[list]:
@@ -272,30 +289,45 @@ def _same_place(results: list) -> list[list]:
 def _place(a: Finder, b: Finder, role_a: str, role_b: str) -> np.ndarray | None:
     """The homography from module units to pixels with finder ``a`` in ``role_a`` and ``b`` in ``role_b``:
     first the similarity the two centres give, then refined on the eight outer corners."""
-    src = np.array([CENTRES[role_a], CENTRES[role_b]])
-    dst = np.array([a.centre, b.centre])
-    sv, dv = src[1] - src[0], dst[1] - dst[0]
-    scale = np.hypot(*dv) / np.hypot(*sv)
-    angle = np.arctan2(dv[1], dv[0]) - np.arctan2(sv[1], sv[0])
-    c, s = scale * np.cos(angle), scale * np.sin(angle)
-    rough = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-    rough[:2, 2] = dst[0] - rough[:2, :2] @ src[0]
-    model, image = [], []
-    for finder, role in ((a, role_a), (b, role_b)):
-        x, y = CENTRES[role]
-        ideal = np.array([[x - 3.5, y - 3.5], [x + 3.5, y - 3.5], [x + 3.5, y + 3.5], [x - 3.5, y + 3.5]])
-        predicted = ideal @ rough[:2, :2].T + rough[:2, 2]
-        distances = np.linalg.norm(finder.corners[None, :, :] - predicted[:, None, :], axis=2)
+    (sx0, sy0), (sx1, sy1) = CENTRES[role_a], CENTRES[role_b]
+    (dx0, dy0), (dx1, dy1) = a.centre.tolist(), b.centre.tolist()
+    # The similarity (scale and turn) that takes the two model centres onto the two finder centres.
+    scale = math.hypot(dx1 - dx0, dy1 - dy0) / math.hypot(sx1 - sx0, sy1 - sy0)
+    angle = math.atan2(dy1 - dy0, dx1 - dx0) - math.atan2(sy1 - sy0, sx1 - sx0)
+    c, s = scale * math.cos(angle), scale * math.sin(angle)
+    rough = np.array([[c, -s], [s, c]])
+    shift = np.array([dx0 - (c * sx0 - s * sy0), dy0 - (s * sx0 + c * sy0)])
+    model, image = _model_corners(role_a, role_b), []
+    for finder, ideal in ((a, model[:4, :2]), (b, model[4:, :2])):
+        predicted = ideal @ rough.T + shift
+        distances = np.hypot(*(finder.corners[None, :, :] - predicted[:, None, :]).transpose(2, 0, 1))
         nearest = distances.argmin(axis=1)
-        if distances[np.arange(4), nearest].max() > 0.35 * finder.side:
+        if distances[_FOUR, nearest].max() > 0.35 * finder.side:
             return None  # the squares do not sit the way this placement needs
-        model += list(ideal)
-        image += list(finder.corners[nearest])
+        image.append(finder.corners[nearest])
     # An affine fit on the eight corners (refined to a fraction of a pixel), by least squares: across one
     # code the perspective is negligible, and two finders along one edge would leave it unsteady anyway.
-    model_h = np.hstack([np.array(model), np.ones((8, 1))])
-    fit, *_ = np.linalg.lstsq(model_h, np.array(image), rcond=None)
+    fit = _model_inverse(role_a, role_b) @ np.concatenate(image)
     return np.vstack([fit.T, [0.0, 0.0, 1.0]])
+
+
+_FOUR = np.arange(4)
+
+
+@functools.cache
+def _model_corners(role_a: str, role_b: str) -> np.ndarray:
+    """The outer corners of the two finders in module units (8 x 3, with a column of ones)."""
+    corners = []
+    for role in (role_a, role_b):
+        x, y = CENTRES[role]
+        corners += [[x - 3.5, y - 3.5, 1.0], [x + 3.5, y - 3.5, 1.0], [x + 3.5, y + 3.5, 1.0], [x - 3.5, y + 3.5, 1.0]]
+    return np.array(corners)
+
+
+@functools.cache
+def _model_inverse(role_a: str, role_b: str) -> np.ndarray:
+    """The least-squares solver for an affine fit on those corners (the same for every code: 3 x 8)."""
+    return np.linalg.pinv(_model_corners(role_a, role_b))
 
 
 @functools.cache
