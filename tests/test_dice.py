@@ -19,8 +19,8 @@ from vision.synth.dice import (FANDOOBLE_FACES, PHOTO_BODIES, PHOTO_INKS, PhotoS
 
 
 PHOTO_SCENES = 30
-PHOTO_FLOOR = 0.82  # measured: 166 of 197 (84.3%); renders-only networks read 98% (see the report: the
-# networks now also learned real photos, and a die under 0.68 certainty is unreadable rather than guessed)
+PHOTO_FLOOR = 0.80  # measured: 162 of 197 (82.2%), 3 false dice; renders-only networks read 98% (the
+# networks now also learned real photos, and a die under 0.86 certainty is unreadable rather than guessed)
 
 
 
@@ -35,13 +35,20 @@ def matched(scene, reading):
 
 
 def test_pip_dice_on_every_table_read_right():
-    right = total = 0
+    right = total = wrong = guessed = 0
     for seed in range(40):
         scene = render_tray(np.random.default_rng(900 + seed), kind="pips")
-        for face, die in matched(scene, PipReader().read(scene.image)):
+        sure, every = PipReader().read(scene.image), PipReader(min_confidence=0.0).read(scene.image)
+        for (face, die), (_, best_guess) in zip(matched(scene, sure), matched(scene, every)):
             total += 1
             right += die is not None and die.face == face
-    assert right / total >= 0.995, f"{right}/{total}"  # the target for synthetic renders
+            wrong += die is not None and die.face not in (face, None)
+            guessed += best_guess is not None and best_guess.face == face
+    # The networks read the renders (the target for synthetic renders, 99.5%: measured 200 of 200).
+    assert guessed / total >= 0.995, f"{guessed}/{total}"
+    # The certainty threshold, chosen on real photos so that at most 0.5% of them are read wrong, leaves
+    # a few less certain renders unreadable (measured 194 of 200 read, 6 unreadable), never wrong.
+    assert right / total >= 0.96 and wrong == 0, f"{right}/{total}, {wrong} wrong"
 
 
 @pytest.mark.parametrize("face", "123456")
@@ -103,7 +110,7 @@ def photo_score(scenes):
 def test_photo_like_trays_read_right():
     dice, right, false = photo_score(render_photo(np.random.default_rng(5000 + s)) for s in range(PHOTO_SCENES))
     assert right / dice >= PHOTO_FLOOR, f"{right}/{dice}"
-    assert false <= 0.05 * dice  # measured: 9 of 197 (renders-only networks: under 1%)
+    assert false <= 0.05 * dice  # measured: 3 of 197 (renders-only networks: under 1%)
 
 
 @pytest.mark.parametrize("body, ink, table", [
@@ -117,8 +124,8 @@ def test_hard_looks_are_read(body, ink, table):
     scenes = [render_photo(np.random.default_rng(6000 + s), table=table, style=style, count=8, cocked=0,
                            die_px=(30, 60)) for s in range(4)]
     dice, right, false = photo_score(scenes)
-    # Measured: 26/28 (3 false), 27/28 (1), 20/28 (0), 28/30 (0), 28/28 (0).
-    assert right / dice >= 0.7 and false <= 3, f"{right}/{dice}, {false} false"
+    # Measured: 25/28 (0 false), 24/28 (0), 19/28 (0), 27/30 (0), 26/28 (1); the rest unreadable, not wrong.
+    assert right / dice >= 0.65 and false <= 3, f"{right}/{dice}, {false} false"
 
 
 def test_translucent_dice_and_symbols_on_the_one_face():

@@ -22,9 +22,10 @@ from dice_bench import BlobDetectorReader, real  # noqa: E402
 
 from vision.dice import PipReader  # noqa: E402
 
-# Measured on the test split: 285 of 308 found (92.5%), 234 read right (76.0%), 7 wrong faces (2.3%),
-# 3 false dice. The targets (95% right, 1% wrong) are not reached: see bench/dice_bench.py.
-FOUND, RIGHT, WRONG, FALSE = 0.90, 0.74, 0.03, 0.02
+# Measured on the test split: 297 of 308 found (96.4%), 260 read right (84.4%), 1 wrong face (0.3%),
+# 1 false die. The wrong-face target (at most 1%) is held here; its 95% right is not reached
+# yet: see bench/dice_bench.py.
+FOUND, RIGHT, WRONG, FALSE = 0.94, 0.82, 0.01, 0.02
 
 
 def test_real_pip_photos_floors(dice_data):
@@ -43,5 +44,5 @@ def test_real_pip_photos_train_split(dice_data):
     if os.environ.get("COMPANION_LONG") != "1":
         pytest.skip("the train split runs with COMPANION_LONG=1")
     ours = real(dice_data, PipReader(), "calibrate")  # the train split's photos the networks never saw
-    assert ours["right"] / ours["dice"] >= 0.66, ours
+    assert ours["right"] / ours["dice"] >= 0.76, ours  # measured 78.6%
     assert ours["false"] <= FALSE * ours["dice"], ours

@@ -1,7 +1,7 @@
 """Train the pip-dice networks on renders and real photos, and write them as ONNX for cv2.dnn.
 
-    python tools/train_dice.py [--scenes 1500] [--real ../shared/data/dice/nell-byler-d6] [--photo-variants 3]
-                               [--finder-epochs 10] [--reader-epochs 4] [--out vision/dice/models]
+    python tools/train_dice.py [--scenes 1500] [--real ../shared/data/dice/nell-byler-d6] [--photo-variants 8]
+                               [--finder-epochs 16] [--reader-epochs 8] [--out vision/dice/models]
                                [--cache DIR] [--only finder|reader] [--threads 2]
 
 Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at run time):
@@ -19,8 +19,9 @@ choosing the reader's confidence threshold (``bench/dice_bench.py --calibrate``)
 ``test`` split are never read here. Every random choice comes from a fixed seed, so a run
 reproduces the shipped files (up to the order of floating-point sums, which depends on the
 torch build and its threads). The shipped files came from the defaults, run as two processes
-(``--only reader --threads 1`` and ``--only finder --threads 1``) sharing ``--cache``: about 9
-minutes of data making, then about 35 minutes for the reader and 11 for the finder on two busy cores.
+(``--only reader --threads 1`` and ``--only finder --threads 1``) sharing ``--cache``: about 4
+minutes of data making (one process makes it, the second, started once the cache file is written,
+reads it), then about 30 minutes for the reader and 16 for the finder on two busy cores.
 
 Training is a developer's tool and needs PyTorch, which the project does not depend on: make
 a virtual environment outside the project (``python3 -m venv`` in a folder of your choice),
@@ -48,8 +49,8 @@ from vision.synth.dice import render_photo, render_tray  # noqa: E402
 from tools import dice_photos  # noqa: E402
 
 SEED = 20261129
-SCENES, VARIANTS = 1500, 3  # the shipped networks' training data: rendered scenes, looks at each real photo
-FINDER_EPOCHS, READER_EPOCHS = 10, 4
+SCENES, VARIANTS = 1500, 8  # the shipped networks' training data: rendered scenes, looks at each real photo
+FINDER_EPOCHS, READER_EPOCHS = 16, 8
 REAL = ROOT.parent / "shared/data/dice/nell-byler-d6"
 NOT_A_DIE, COCKED = 0, 7
 
@@ -307,7 +308,7 @@ def train_reader(model, crops, labels, epochs: int) -> None:
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss)
+            total += loss.item()
         model.eval()
         with torch.no_grad():
             guess = model(torch.from_numpy(reader_input(list(crops[held])))).argmax(1).numpy()
@@ -351,7 +352,7 @@ def train_finder(model, data, epochs: int, crop: int = 192) -> None:
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss)
+            total += loss.item()
         print(f"finder epoch {epoch + 1}: loss {total / max(1, len(data) // batch_size):.4f}", flush=True)
 
 

@@ -19,7 +19,7 @@ from . import net
 from .types import Die, DiceReading, box_iou
 from .zone import crop_to_zone, placement
 
-UNSURE = 0.68  # below this probability of its best face a die is reported unreadable (chosen on the train split's calibration photos: bench/dice_bench.py --calibrate)
+UNSURE = 0.86  # below this probability of its best face a die is reported unreadable (chosen on the train split's calibration photos: bench/dice_bench.py --calibrate)
 NOT_A_DIE, COCKED = 0, 7
 SAME_DIE = 0.45  # two marks whose boxes overlap more than this (IoU) are one die
 

@@ -38,6 +38,8 @@ def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
         s.score >= RIVAL * best.score
         or any(np.hypot(c.center[0] - s.center[0], c.center[1] - s.center[1]) < 0.5 * max(c.side, s.side)
                for c in blobs))]
+    # Two marks on one rival die (its picture and its middle) are one die.
+    rivals = [r for i, r in enumerate(rivals) if all(_apart(r, other) > reach for other in rivals[:i])]
     if rivals:
         where = ", ".join(_at(s.center) for s in [best, *rivals][:4])
         raise ValueError(f"show exactly one die, lying flat in the tray: saw {1 + len(rivals)} dice ({where})")
