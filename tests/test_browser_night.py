@@ -119,6 +119,7 @@ def test_the_fandooble_decision_is_in_sight_without_scrolling(dashboard, page, r
     page.set_viewport_size(PHONE)
     page.goto(url + "/fandooble")
     page.wait_for_selector("#steal:not([hidden])")
+    _caught_up(page, runtime)  # the page laid out from the companion's latest state, not an earlier one
     assert page.evaluate("window.scrollY") == 0
     assert _inside_the_screen(page, "#steal-buttons button >> nth=-1")
     assert _inside_the_screen(page, "#steal-title")
