@@ -176,10 +176,10 @@ def test_two_shows_during_a_cancel_leave_one_effect_running_not_two(panel, mock_
     def running():
         return [t for t in threading.enumerate() if t.name.startswith("leds-flash")]
 
-    wait_until(lambda: len(calls) == 3 and len(running()) == 1, timeout=3)  # before the fix: two, for ever
+    wait_until(lambda: len(calls) == 3 and len(running()) == 1)  # before the fix: two, for ever
     assert running() == [panel._effect_thread]
     panel.close()
-    wait_until(lambda: not running(), timeout=2)
+    wait_until(lambda: not running())
 
 
 def test_a_status_flash_that_fails_for_another_reason_than_closing_is_reported(panel, caplog):

@@ -184,7 +184,7 @@ def test_the_live_view_is_drawn_small_with_the_tags_where_they_are(runtime, tmp_
     image, _ = synth.render(synth.Scene(stacks=(synth.Stack((300, 200), 0, ((7, 2),)),)), VIEW)
     assert runtime.live_view.wait_for_jpeg(0, 0.01) is None  # someone starts watching
     pipeline(Frame(work=image, timestamp=0.1, number=1))
-    number, jpeg = runtime.live_view.wait_for_jpeg(0, 1.0)
+    number, jpeg = runtime.live_view.wait_for_jpeg(0, 30.0)  # (a bound on a failing wait only)
     shown = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert shown.shape[1] == runtime.live_view.width
     # Each tag outline lands on the small picture where the tag is (working pixels times the scale).
