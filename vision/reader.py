@@ -342,14 +342,14 @@ class _Known:
             return
         corners = np.array([s.corners for s in read], np.float64)  # N x 4 x 2
         low, high = corners.min(axis=1), corners.max(axis=1)
+        self.read.extend(map(tuple, np.hstack([low, high]).tolist()))
+        boxes = [np.hstack([low, high])]
         cards = np.array([isinstance(s.tag, tags.LocationTag) for s in read])
         if cards.any():
             card_corners = corners[cards]
             sides = np.linalg.norm(card_corners - np.roll(card_corners, 1, axis=1), axis=2).mean(axis=1)
-            self._sides += sides.tolist()  # (quad_side for all of them at once)
-        self.read.extend(map(tuple, np.hstack([low, high]).tolist()))
-        boxes = [np.hstack([low, high])]
-        if cards.any():  # the card's other sticker: the same size, mirrored through the card's centre
+            self._sides += sides.tolist()  # (qr.quad_side for all of them at once)
+            # The card's other sticker: the same size, mirrored through the card's centre.
             shift = 2 * (_card_centres(card_corners) - card_corners.mean(axis=1))
             boxes.append(np.hstack([low[cards] + shift, high[cards] + shift]))
         cells = np.concatenate(boxes) / self.CELL
