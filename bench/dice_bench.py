@@ -3,15 +3,15 @@
     .venv/bin/python bench/dice_bench.py [--scenes 300] [--real ../shared/data/dice/nell-byler-d6] [--calibrate]
 
 Prints one table. Ours (vision.dice; pips: two small networks trained on renders and real
-photos by tools/train_dice.py) is compared side by side with the usual hobby approach: a die finder
-by colour and outline (vision.dice.find, which the taught reader uses) with pips counted
-by OpenCV's SimpleBlobDetector. Synthetic sets: the plain trays of the tests
+photos by tools/train_dice.py) is compared side by side with the usual hobby approach to the
+faces: pips counted by OpenCV's SimpleBlobDetector, on the dice our finder found. Synthetic sets: the plain trays of the tests
 (``render_tray``) and photo-like trays (``render_photo``: close camera, clusters, light
 tables, translucent and marbled dice; seeds the training never used). Of the real photos the
 ``test`` split is evaluation only; the networks were trained on part of the ``train`` split
 (tools/dice_photos.py), and the reader's confidence threshold chosen on the rest of it
-(``--calibrate``). Taught dice are measured on crops of the train split (one die's look
-stands for one die: three photos a face taught, the others read). A die counts as found when
+(``--calibrate``). Taught dice are measured on crops of the train split around four physical
+dice told apart by eye (bench/data/nell-byler-train-dice.csv): three photos a face taught, the
+others read. A die counts as found when
 a reported box overlaps its label with IoU >= 0.4; a reported readable die that overlaps no label is a
 false die; dice cut by the picture's edge are neither counted nor held against the reader.
 """
@@ -31,18 +31,20 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.dice import FaceTemplates, PipReader, TaughtReader  # noqa: E402
-from vision.dice.find import Candidate  # noqa: E402
+from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
-from vision.dice.scan import scan, upright_patch  # noqa: E402
+from vision.dice.scan import scan_marks, upright_patch  # noqa: E402
 from vision.synth.dice import FANDOOBLE_FACES, TABLE_COLOURS, render_face_photo, render_photo, render_tray  # noqa: E402
 from tools import dice_photos  # noqa: E402
 
 IOU_MATCH = 0.4
+IDENTITIES = Path(__file__).resolve().parent / "data" / "nell-byler-train-dice.csv"  # which labelled dice are one physical die
 WRONG_TARGET = 0.005  # wrong faces allowed on the calibration photos: half the target, a margin for new photos
 
 
 class BlobDetectorReader:
-    """The simple alternative: our die finder, pips counted by cv2.SimpleBlobDetector (dark or light)."""
+    """The simple alternative: our die finder (and its flat / cocked verdict), pips counted by
+    cv2.SimpleBlobDetector (dark or light) on the die turned square."""
 
     kind = "pips (SimpleBlobDetector)"
 
@@ -55,10 +57,10 @@ class BlobDetectorReader:
         self.detector = cv2.SimpleBlobDetector_create(params)
 
     def read(self, image, zone=None):
-        return scan(image, zone, None, self._read_one)
+        return scan_marks(image, zone, None, self._read_face)
 
-    def _read_one(self, image, c: Candidate, die_px):
-        patch, _ = upright_patch(image, c, 64)
+    def _read_face(self, image, spot, _probabilities):
+        patch, _ = upright_patch(image, die_square(image, spot.center, spot.side), 64)
         grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
         inner = grey[8:56, 8:56]
         light_die = float(np.median(inner)) > 110
@@ -175,40 +177,50 @@ def _crop(image, box, margin: float = 1.0):
     return image[y0:int(y + h + margin * side), x0:int(x + w + margin * side)]
 
 
-def taught_real(root: Path, looks: int = 3) -> tuple[dict, float]:
-    """Taught dice on real photos (train split only): the commonest look of die in it (body colour) stands
-    for one die; each face is taught from ``looks`` photos of it (a crop around the die on its table), and
-    every other photo of such a die is read. Returns the totals and the mean time to learn one photo (ms)."""
-    crops: dict[str, list] = {}
-    looks_of: dict[tuple, int] = {}
-    found = []
-    for name in dice_photos.names(root, "train"):
-        image = cv2.imread(str(root / "images" / name), cv2.IMREAD_COLOR)
-        h, w = image.shape[:2]
-        for die in dice_photos.labels(root, name, (w, h)):
-            if die.partial:
-                continue
-            x, y, bw, bh = die.box
-            body = np.median(image[y + bh // 4:y + 3 * bh // 4, x + bw // 4:x + 3 * bw // 4].reshape(-1, 3), axis=0)
-            look = tuple(int(v) // 48 for v in body)
-            looks_of[look] = looks_of.get(look, 0) + 1
-            found.append((look, die.face, _crop(image, die.box)))
-    common = max(looks_of, key=looks_of.get)
-    for look, face, crop in found:
-        if look == common:
-            crops.setdefault(face, []).append(crop)
+def _alone(image, others, box):
+    """The photo with every other die painted over by the table around it (cv2.inpaint): a teaching
+    photo shows one die, and the train split has no photo of a die alone."""
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for x, y, w, h in others:
+        grow = int(0.2 * max(w, h))
+        mask[max(0, y - grow):y + h + grow, max(0, x - grow):x + w + grow] = 255
+    x, y, w, h = box
+    mask[y:y + h, x:x + w] = 0
+    return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
+
+
+def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = 3,
+                pairs_out: list | None = None) -> tuple[dict, float]:
+    """Taught dice on real photos (train split only): ``identities`` names the physical die of some of its
+    labelled dice (checked by eye, tools/dice_identity.py). Each face of each such die is taught from
+    its first ``looks`` photos (a crop around the die on its table, the other dice painted over; a
+    refused photo is replaced by the next), all dice into one set of templates as a game's dice are;
+    every other photo of those dice is read as taken, other dice and all, and the die nearest the
+    crop's middle counts. Returns the totals and the mean time to learn
+    one photo (ms)."""
+    photos: dict[tuple[str, str], list] = {}
+    with open(identities, newline="") as f:
+        for row in csv.DictReader(f):
+            image = cv2.imread(str(root / "images" / row["image"]), cv2.IMREAD_COLOR)
+            h, w = image.shape[:2]
+            labelled = dice_photos.labels(root, row["image"], (w, h))
+            die = labelled[int(row["index"])]
+            assert die.face == row["face"], f"{row['image']}: the identities file and the labels disagree"
+            alone = _alone(image, [d.box for i, d in enumerate(labelled) if i != int(row["index"])], die.box)
+            photos.setdefault((row["die"], die.face), []).append((row["image"], _crop(alone, die.box),
+                                                                  _crop(image, die.box)))
     templates = FaceTemplates()
     times = []
     rest = []
-    for face, pictures in sorted(crops.items()):
+    for (name, face), pictures in sorted(photos.items()):
         taught = 0
-        for picture in pictures:
+        for _, picture, as_taken in sorted(pictures, key=lambda p: p[0]):
             if taught == looks:
-                rest.append((face, picture))
+                rest.append((face, as_taken))
                 continue
             start = time.perf_counter()
             try:
-                templates.learn("real", face, picture, new_face=taught == 0)
+                templates.learn(name, face, picture, new_face=taught == 0)
             except ValueError:
                 continue  # refused (another die in the crop): the next photo is shown instead
             times.append((time.perf_counter() - start) * 1000)
@@ -225,6 +237,8 @@ def taught_real(root: Path, looks: int = 3) -> tuple[dict, float]:
         total["right"] += die.face == face
         total["wrong"] += die.readable and die.face != face
         total["unreadable"] += not die.readable
+        if pairs_out is not None and die.readable:
+            pairs_out.append((die.confidence, die.face == face))
     return total, float(np.mean(times)) if times else 0.0
 
 

@@ -146,11 +146,12 @@ def script_film(script: DiceScript, *, fps: float = 10.0, title: str = DEMO_TITL
 
 def teach_demo_dice(store, script: DiceScript) -> bool:
     """Teach the demo's rendered dice into ``store`` (a :class:`companion.dicestore.DiceStore`) when no
-    faces are taught there; True when it did."""
+    usable faces are taught there (none, or taught by an older version that cut dice out otherwise);
+    True when it did."""
     from vision.dice.faces import FaceTemplates
     from vision.synth.dice import render_face_photo
 
-    if store.load_templates() is not None:
+    if store.has_usable_templates():
         return False
     from companion import games
 

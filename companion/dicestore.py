@@ -87,6 +87,8 @@ class DiceStore:
 
     def save_templates(self, templates) -> None:
         """Keep taught :class:`vision.dice.FaceTemplates` and make ``taught`` the kind of dice read."""
+        from vision.dice.faces import DESCRIPTOR_VERSION
+
         self.root.mkdir(parents=True, exist_ok=True)
         descriptors = np.stack([s[2] for s in templates.samples]) if templates.samples else np.zeros((0,))
         with tempfile.NamedTemporaryFile(dir=self.root, suffix=".npz", delete=False) as tmp:
@@ -95,15 +97,27 @@ class DiceStore:
             os.fsync(tmp.fileno())
         os.replace(tmp.name, self._npz)
         self._write_settings({**self.settings(), "kind": "taught", "dice": dict(templates.dice),
-                              "samples": [[die, face] for die, face, _ in templates.samples]})
+                              "samples": [[die, face] for die, face, _ in templates.samples],
+                              "descriptor": DESCRIPTOR_VERSION})
+
+    def has_usable_templates(self) -> bool:
+        """Faces are taught, by this version's way of cutting dice out."""
+        from vision.dice.faces import DESCRIPTOR_VERSION
+
+        settings = self.settings()
+        return self._npz.is_file() and bool(settings["samples"]) and \
+            settings.get("descriptor", 1) == DESCRIPTOR_VERSION
 
     def load_templates(self):
         """The taught :class:`vision.dice.FaceTemplates`, or None when nothing was taught."""
-        from vision.dice.faces import FaceTemplates
+        from vision.dice.faces import DESCRIPTOR_VERSION, FaceTemplates
 
         settings = self.settings()
         if not self._npz.is_file() or not settings["samples"]:
             return None
+        if settings.get("descriptor", 1) != DESCRIPTOR_VERSION:
+            raise ConfigError("the dice were taught with an older version of the companion, which cut dice out "
+                              "differently: teach them again ('companion dice teach' or the Setup page)")
         with np.load(self._npz) as archive:
             descriptors = archive["descriptors"]
         if len(descriptors) != len(settings["samples"]):

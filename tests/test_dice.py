@@ -165,6 +165,23 @@ def test_taught_faces_are_recognised_on_every_table(templates):
     assert right / total >= 0.97, f"{right}/{total}"
 
 
+@pytest.mark.parametrize("light", ["dimmer", "brighter", "warm lamp"])
+def test_taught_faces_are_read_at_any_turn_under_an_evenings_light(templates, light):
+    """The tray turned through a whole circle, under other light than the faces were taught in."""
+    gain = {"dimmer": (0.65, 0.65, 0.65), "brighter": (1.25, 1.25, 1.25), "warm lamp": (0.8, 0.95, 1.15)}[light]
+    scene = render_tray(np.random.default_rng(41), kind="fandooble", faces=list(FANDOOBLE_FACES), table="felt")
+    lit = np.clip(scene.image.astype(np.float32) * np.float32(gain), 0, 255).astype(np.uint8)
+    h, w = lit.shape[:2]
+    pad = int(np.hypot(w, h) - min(w, h)) // 2 + 1  # no die leaves the picture as it turns
+    padded = cv2.copyMakeBorder(lit, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    centre = (padded.shape[1] / 2, padded.shape[0] / 2)
+    for turn in (0, 17, 45, 90, 133, 200, 271, 318):
+        turned = cv2.warpAffine(padded, cv2.getRotationMatrix2D(centre, turn, 1.0), padded.shape[1::-1],
+                                borderMode=cv2.BORDER_REPLICATE)
+        reading = TaughtReader(templates).read(turned)
+        assert sorted(reading.faces) == sorted(FANDOOBLE_FACES), f"turned {turn} degrees: {reading.dice}"
+
+
 def test_taught_dice_know_their_face_counts_and_which_die(templates):
     assert templates.face_counts("dragon") == {"C": 1, "G": 1, "R": 1}
     scene = render_tray(np.random.default_rng(2), kind="fandooble", faces=["R", "K"], table="felt")

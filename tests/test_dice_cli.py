@@ -13,7 +13,7 @@ from companion.cli import main
 from companion.cli import see_dice
 from companion.dicestore import DiceStore
 from companion.games.fandooble.game import faces_option as fandooble_faces
-from companion.errors import SetupError
+from companion.errors import ConfigError, SetupError
 from companion.games import fandooble
 from vision.synth.dice import render_face_photo, render_tray
 
@@ -41,6 +41,17 @@ def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_
     state = fandooble.setup(["Lola", "Grace"], {"faces": shown["game_options"]["fandooble"].split("=", 1)[1]})
     assert fandooble.to_json(state)["faces"]["dragon"] == {"C": 3, "G": 2, "R": 1}
     assert DiceStore(data_dir).load_templates().face_counts("special") == {"F": 1, "K": 2, "W": 3}
+
+
+def test_faces_taught_by_an_older_version_are_refused_with_what_to_do(photos, data_dir, capsys):
+    assert main(["dice", "teach", "--images", str(photos), "--data-dir", str(data_dir)]) == 0
+    store = DiceStore(data_dir)
+    settings = store.settings()
+    del settings["descriptor"]  # as the versions before dice were cut out by their outline wrote it
+    store._write_settings(settings)
+    assert not store.has_usable_templates()
+    with pytest.raises(ConfigError, match="older version .* teach them again"):
+        store.load_templates()
 
 
 def test_see_dice_prints_one_json_line_per_image(photos, data_dir, tmp_path, capsys):

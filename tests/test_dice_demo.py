@@ -59,6 +59,11 @@ def test_the_demo_teaches_its_dice_and_marks_its_tray_only_when_none_are(runtime
     DiceDemoTable(runtime, size=(1280, 720), rolls=2).prepare(store)
     assert store.changed_at() == taught_at  # the table's own dice stay taught
     assert runtime.config.get("table", "tray_px") == [[0, 0], [9, 0], [9, 9], [0, 9]]
+    settings = store.settings()
+    del settings["descriptor"]  # dice taught by an older version, which cut them out otherwise, cannot be read
+    store._write_settings(settings)
+    DiceDemoTable(runtime, size=(1280, 720), rolls=2).prepare(store)
+    assert store.has_usable_templates() and store.load_templates() is not None
 
 
 def test_the_demo_is_chosen_by_its_game_and_an_unknown_one_is_refused(runtime):

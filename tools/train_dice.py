@@ -9,8 +9,8 @@ Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at
 * the finder: the picture at half size -> a heat map of die centres and each die's box size,
   one cell per 8 picture pixels (CenterNet-like); it learns pip, picture and sticker dice, so
   teaching picture dice uses it too;
-* the reader: one die cut out and scaled to 36 x 36 -> not a die, faces 1-6, or a die that
-  does not lie flat.
+* the reader: one die cut out and scaled to 36 x 36 -> not a die, faces 1-6, a die that
+  does not lie flat, or a flat die whose face is not pips (picture and sticker dice).
 
 Training data: renders of :mod:`vision.synth.dice` (photo-like trays, the plain trays of the
 tests and benchmarks, picture and ArUco dice for the finder), and the real photos' ``train``
@@ -43,8 +43,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.dice.net import (CROP_GROW, FINDER_STRIDE, READER_CLASSES, READER_PX,  # noqa: E402
-                             crop_die, finder_input, reader_input)
+from vision.dice.net import (COCKED, CROP_GROW, FINDER_STRIDE, NOT_A_DIE, PICTURE, READER_CLASSES,  # noqa: E402
+                             READER_PX, crop_die, finder_input, reader_input)
 from vision.synth.dice import render_photo, render_tray  # noqa: E402
 from tools import dice_photos  # noqa: E402
 
@@ -52,7 +52,6 @@ SEED = 20261129
 SCENES, VARIANTS = 1500, 8  # the shipped networks' training data: rendered scenes, looks at each real photo
 FINDER_EPOCHS, READER_EPOCHS = 16, 8
 REAL = ROOT.parent / "shared/data/dice/nell-byler-d6"
-NOT_A_DIE, COCKED = 0, 7
 
 
 # ----------------------------------------------------------------------------- data
@@ -103,7 +102,7 @@ def _photo_samples(job):
 
 def _targets(image, dice, rng):
     """Samples of one picture whose dice are ``(box, face, partial)``: face "1".."6", None for a cocked
-    die, "other" for a die the reader does not read (picture faces: the finder only)."""
+    die, "other" for a flat die whose face is not pips (picture and sticker dice)."""
     small, scale = finder_input(image)
     sh, sw = small.shape[:2]
     gh, gw = sh // FINDER_STRIDE, sw // FINDER_STRIDE
@@ -127,9 +126,9 @@ def _targets(image, dice, rng):
                     if 0 <= jx < gw and 0 <= jy < gh:
                         size[:, jy, jx] = [np.log(w * scale / 16.0), np.log(h * scale / 16.0), gx - jx, gy - jy]
                         weight[jy, jx] = 1.0 if dx == dy == 0 else 0.5
-        if partial or face == "other":
+        if partial:
             continue
-        label = COCKED if face is None else int(face)
+        label = COCKED if face is None else PICTURE if face == "other" else int(face)
         # The finder is not exact: the reader sees dice a little off and at varied scales. The
         # scales of flat and cocked dice overlap (a cocked die's box is its whole outline), so
         # that how much of the cut-out a die fills never tells the reader it is cocked.
@@ -251,7 +250,7 @@ def main(argv=None) -> int:
     real = args.real if (args.real / "counts.csv").is_file() else None
     if real is None:
         print(f"no real photos at {args.real}: training on renders only", flush=True)
-    cache = args.cache and args.cache / f"dice-data-{args.scenes}-{args.photo_variants if real else 0}.npz"
+    cache = args.cache and args.cache / f"dice-data-v2-{args.scenes}-{args.photo_variants if real else 0}.npz"
     if cache and cache.is_file():
         stored = np.load(cache, allow_pickle=False)
         finder_data = [(stored[f"image{i}"], stored[f"target{i}"]) for i in range(int(stored["scenes"]))]

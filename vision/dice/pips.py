@@ -16,12 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from . import net
-from .types import Die, DiceReading, box_iou
-from .zone import crop_to_zone, placement
+from .net import PICTURE
+from .scan import scan_marks
+from .types import DiceReading
 
 UNSURE = 0.86  # below this probability of its best face a die is reported unreadable (chosen on the train split's calibration photos: bench/dice_bench.py --calibrate)
-NOT_A_DIE, COCKED = 0, 7
-SAME_DIE = 0.45  # two marks whose boxes overlap more than this (IoU) are one die
 
 
 class PipReader:
@@ -34,50 +33,13 @@ class PipReader:
         self.min_confidence = min_confidence
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
-        margin = int(2 * self.die_px) if self.die_px else 48
-        crop, (ox, oy) = crop_to_zone(image, zone, margin)
-        if crop.size == 0:
-            return DiceReading()
-        spots = _distinct(net.find(crop, die_px=self.die_px))
-        probabilities = net.read(crop, spots)
-        dice: list[Die] = []
-        sides = []
-        for spot, p in zip(spots, probabilities):
-            best = int(np.argmax(p))
-            if best == NOT_A_DIE:
-                continue  # the finder's mark was table, a gap between dice or a crumb
-            box = (spot.box[0] + ox, spot.box[1] + oy, spot.box[2], spot.box[3])
-            center = (spot.center[0] + ox, spot.center[1] + oy)
-            where = placement(box, zone)
-            if where == "outside":
-                continue
-            sides.append(spot.side)
-            face = 1 + int(np.argmax(p[1:7]))
-            confidence = float(p[face])
-            if where == "across":
-                dice.append(Die(None, 0.0, box, center, reason="partly out of the tray"))
-            elif best == COCKED:
-                dice.append(Die(None, 0.0, box, center, reason="not lying flat (cocked or stacked)"))
-            elif confidence < self.min_confidence:
-                dice.append(Die(None, confidence, box, center, reason="pips unclear"))
-            else:
-                dice.append(Die(str(face), confidence, box, center))
-        return DiceReading(tuple(dice), float(np.median(sides)) if sides else float(self.die_px or 0.0))
+        return scan_marks(image, zone, self.die_px, self._read_face)
 
-
-def _distinct(spots: list[net.Spot]) -> list[net.Spot]:
-    """One die, one mark: drop a mark that overlaps a surer one, or sits well inside a bigger die's face
-    (a big pip or a highlight on it)."""
-    kept: list[net.Spot] = []
-    for spot in spots:  # surest first
-        if all(box_iou(spot.box, k.box) < SAME_DIE and not _inside(spot, k) for k in kept):
-            kept.append(spot)
-    return kept
-
-
-def _inside(small: net.Spot, big: net.Spot) -> bool:
-    x, y, w, h = big.box
-    cx, cy = small.center
-    return small.side < 0.7 * big.side and abs(cx - (x + w / 2)) < 0.3 * w and abs(cy - (y + h / 2)) < 0.3 * h
-
-
+    def _read_face(self, image: np.ndarray, spot: net.Spot, p: np.ndarray):
+        if int(np.argmax(p)) == PICTURE:
+            return None, 0.0, "not a pip die (its face is a picture)", None
+        face = 1 + int(np.argmax(p[1:7]))
+        confidence = float(p[face])
+        if confidence < self.min_confidence:
+            return None, confidence, "pips unclear", None
+        return str(face), confidence, "", None

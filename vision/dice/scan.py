@@ -1,4 +1,9 @@
-"""The part every blob-based reader shares: find dice in the zone, set aside the unreadable, read the rest."""
+"""What every reader shares: find the dice in the zone, set aside the ones that cannot be read, read the rest.
+
+:func:`scan_marks` finds dice with the finder network (:func:`vision.dice.net.find`), which
+learned dice of every kind on many tables, and asks the reader network whether each mark is
+a die lying flat; the pip and taught readers read what it keeps.
+"""
 
 from __future__ import annotations
 
@@ -7,35 +12,62 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .find import Candidate, find_dice
-from .types import Die, DiceReading
+from . import net
+from .find import Candidate
+from .net import COCKED, NOT_A_DIE
+from .types import Die, DiceReading, box_iou
 from .zone import crop_to_zone, placement
 
-# read_one(image, candidate, die_px) -> (face or None, confidence, reason, die name or None)
-ReadOne = Callable[[np.ndarray, Candidate, float], tuple[str | None, float, str, str | None]]
+SAME_DIE = 0.45  # two marks whose boxes overlap more than this (IoU) are one die
+
+# read_face(image, spot, probabilities) -> (face or None, confidence, reason, die name or None)
+ReadFace = Callable[[np.ndarray, net.Spot, np.ndarray], tuple[str | None, float, str, str | None]]
 
 
-def scan(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_one: ReadOne) -> DiceReading:
+def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_face: ReadFace) -> DiceReading:
+    """The dice the finder marks in ``zone``: out of the tray left out, partly out, cocked or stacked
+    reported unreadable with the reason, the others read by ``read_face``."""
     margin = int(2 * die_px) if die_px else 48
     crop, (ox, oy) = crop_to_zone(image, zone, margin)
     if crop.size == 0:
         return DiceReading()
-    candidates, side = find_dice(crop, die_px)
+    spots = distinct(net.find(crop, die_px=die_px))
     dice: list[Die] = []
-    for c in candidates:
-        box = (c.box[0] + ox, c.box[1] + oy, c.box[2], c.box[3])
-        center = (c.center[0] + ox, c.center[1] + oy)
+    sides = []
+    for spot, p in zip(spots, net.read(crop, spots)):
+        best = int(np.argmax(p))
+        if best == NOT_A_DIE:
+            continue  # the finder's mark was table, a gap between dice or a crumb
+        box = (spot.box[0] + ox, spot.box[1] + oy, spot.box[2], spot.box[3])
+        center = (spot.center[0] + ox, spot.center[1] + oy)
         where = placement(box, zone)
         if where == "outside":
             continue
+        sides.append(spot.side)
         if where == "across":
             dice.append(Die(None, 0.0, box, center, reason="partly out of the tray"))
-        elif c.problem:
-            dice.append(Die(None, 0.0, box, center, reason=c.problem))
+        elif best == COCKED:
+            dice.append(Die(None, 0.0, box, center, reason="not lying flat (cocked or stacked)"))
         else:
-            face, confidence, reason, die = read_one(crop, c, side)
+            face, confidence, reason, die = read_face(crop, spot, p)
             dice.append(Die(face, confidence, box, center, reason=reason, die=die))
-    return DiceReading(tuple(dice), side)
+    return DiceReading(tuple(dice), float(np.median(sides)) if sides else float(die_px or 0.0))
+
+
+def distinct(spots: list[net.Spot]) -> list[net.Spot]:
+    """One die, one mark: drop a mark that overlaps a surer one, or sits well inside a bigger die's face
+    (a big pip or a highlight on it)."""
+    kept: list[net.Spot] = []
+    for spot in spots:  # surest first
+        if all(box_iou(spot.box, k.box) < SAME_DIE and not _inside(spot, k) for k in kept):
+            kept.append(spot)
+    return kept
+
+
+def _inside(small: net.Spot, big: net.Spot) -> bool:
+    x, y, w, h = big.box
+    cx, cy = small.center
+    return small.side < 0.7 * big.side and abs(cx - (x + w / 2)) < 0.3 * w and abs(cy - (y + h / 2)) < 0.3 * h
 
 
 def upright_patch(image: np.ndarray, c: Candidate, out: int, grow: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
