@@ -71,12 +71,11 @@ class BlobDetectorReader:
 
 
 
-def score(truth: list[tuple[str | None, tuple]], reading, pairs_out: list | None = None) -> dict:
+def score(truth: list[tuple[str | None, tuple]], reading) -> dict:
     """Greedy IoU matching of labelled dice (face, box) to reported dice.
 
     ``wrong``: a labelled die reported with another face (worse than unreadable); ``cocked``: a
     labelled die reported as not lying flat; ``unreadable``: every die reported without a face.
-    ``pairs_out`` collects (confidence, right) of each matched die reported with a face.
     """
     pairs = sorted(((iou(t[1], d.box), ti, di) for ti, t in enumerate(truth) for di, d in enumerate(reading.dice)),
                    reverse=True)
@@ -90,8 +89,6 @@ def score(truth: list[tuple[str | None, tuple]], reading, pairs_out: list | None
         right += die.face == truth[ti][0]
         wrong += die.readable and die.face != truth[ti][0]
         cocked += "not lying flat" in die.reason
-        if pairs_out is not None and die.readable:
-            pairs_out.append((die.confidence, die.face == truth[ti][0]))
     false = sum(1 for di, d in enumerate(reading.dice) if di not in used_d and d.readable)
     unreadable = sum(1 for d in reading.dice if not d.readable)
     return {"dice": len(truth), "found": len(used_t), "right": right, "wrong": wrong, "false": false,
@@ -137,7 +134,7 @@ def taught_templates() -> FaceTemplates:
     return templates
 
 
-def real(root: Path, reader, split: str, pairs_out: list | None = None) -> dict:
+def real(root: Path, reader, split: str) -> dict:
     """The reader on the labelled photos of ``split`` (``test``; ``train`` or its parts ``fit`` / ``calibrate``)."""
     total: dict = {}
     for name in dice_photos.names(root, split):
@@ -150,21 +147,18 @@ def real(root: Path, reader, split: str, pairs_out: list | None = None) -> dict:
         # Dice cut by the picture's edge are neither counted nor held against the reader.
         kept = type(reading)(tuple(d for d in reading.dice if not any(iou(d.box, p) >= IOU_MATCH for p in partial)),
                              reading.die_px)
-        add(total, score(truth, kept, pairs_out))
+        add(total, score(truth, kept))
     return total
 
 
 def calibrate(root: Path, most_wrong: float = WRONG_TARGET) -> tuple[float, list[tuple[float, float, float]]]:
     """The least confidence threshold at which at most ``most_wrong`` of the dice of the train split's
-    calibration photos (never trained on) are read wrong, and the sweep: (threshold, right, wrong)."""
-    pairs: list = []
-    total = real(root, PipReader(min_confidence=0.0), "calibrate", pairs)
-    dice = total["dice"]
+    calibration photos (never trained on) are read wrong, and the sweep: (threshold, right, wrong).
+    Each threshold is a whole reading, as the threshold also decides which dice get a second look."""
     sweep = []
-    for threshold in np.round(np.arange(0.3, 0.99, 0.02), 2):
-        right = sum(1 for c, ok in pairs if c >= threshold and ok) / dice
-        wrong = sum(1 for c, ok in pairs if c >= threshold and not ok) / dice
-        sweep.append((float(threshold), right, wrong))
+    for threshold in np.round(np.arange(0.5, 0.97, 0.02), 2):
+        total = real(root, PipReader(min_confidence=float(threshold)), "calibrate")
+        sweep.append((float(threshold), total["right"] / total["dice"], total["wrong"] / total["dice"]))
     chosen = next((t for t, _, w in sweep if w <= most_wrong), sweep[-1][0])
     return chosen, sweep
 
@@ -189,8 +183,7 @@ def _alone(image, others, box):
     return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
 
 
-def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = 3,
-                pairs_out: list | None = None) -> tuple[dict, float]:
+def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = 3) -> tuple[dict, float]:
     """Taught dice on real photos (train split only): ``identities`` names the physical die of some of its
     labelled dice (checked by eye, tools/dice_identity.py). Each face of each such die is taught from
     its first ``looks`` photos (a crop around the die on its table, the other dice painted over; a
@@ -237,8 +230,6 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = 3,
         total["right"] += die.face == face
         total["wrong"] += die.readable and die.face != face
         total["unreadable"] += not die.readable
-        if pairs_out is not None and die.readable:
-            pairs_out.append((die.confidence, die.face == face))
     return total, float(np.mean(times)) if times else 0.0
 
 

@@ -22,6 +22,9 @@ import numpy as np
 
 from companion.errors import ConfigError
 
+STALE = ("the dice were taught with an older version of the companion, which cut dice out differently: "
+         "teach them again ('companion dice teach' or the Setup page)")
+
 KINDS = ("pips", "taught", "aruco")
 
 
@@ -116,8 +119,7 @@ class DiceStore:
         if not self._npz.is_file() or not settings["samples"]:
             return None
         if settings.get("descriptor", 1) != DESCRIPTOR_VERSION:
-            raise ConfigError("the dice were taught with an older version of the companion, which cut dice out "
-                              "differently: teach them again ('companion dice teach' or the Setup page)")
+            raise ConfigError(STALE)
         with np.load(self._npz) as archive:
             descriptors = archive["descriptors"]
         if len(descriptors) != len(settings["samples"]):
@@ -156,7 +158,9 @@ class DiceStore:
     def describe(self) -> dict:
         """What ``companion dice show`` prints."""
         settings = self.settings()
+        stale = {"problem": STALE} if settings["samples"] and not self.has_usable_templates() else {}
         return {
+            **stale,
             "kind": settings["kind"],
             "directory": str(self.root),
             "dice": {die: {"faces": f, "counts": self.face_counts()[die]} for die, f in settings["dice"].items()},

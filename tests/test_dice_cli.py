@@ -52,6 +52,9 @@ def test_faces_taught_by_an_older_version_are_refused_with_what_to_do(photos, da
     assert not store.has_usable_templates()
     with pytest.raises(ConfigError, match="older version .* teach them again"):
         store.load_templates()
+    capsys.readouterr()
+    assert main(["dice", "show", "--data-dir", str(data_dir)]) == 0
+    assert "teach them again" in json.loads(capsys.readouterr().out)["problem"]
 
 
 def test_see_dice_prints_one_json_line_per_image(photos, data_dir, tmp_path, capsys):

@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import BlobDetectorReader, real  # noqa: E402
+from dice_bench import BlobDetectorReader, real, taught_real  # noqa: E402
 
 from vision.dice import PipReader  # noqa: E402
 
@@ -26,6 +26,8 @@ from vision.dice import PipReader  # noqa: E402
 # 1 false die. The issue's wrong-face target (at most 1%) is held here; its 95% right is not reached
 # yet: see bench/dice_bench.py.
 FOUND, RIGHT, WRONG, FALSE = 0.94, 0.82, 0.01, 0.02
+# Taught dice: measured 58 of 68 read right (85.3%), 1 wrong; the issue asks for 98% and 0.5%.
+TAUGHT_READ, TAUGHT_RIGHT, TAUGHT_WRONG = 68, 0.82, 0.02
 
 
 def test_real_pip_photos_floors(dice_data):
@@ -46,3 +48,11 @@ def test_real_pip_photos_train_split(dice_data):
     ours = real(dice_data, PipReader(), "calibrate")  # the train split's photos the networks never saw
     assert ours["right"] / ours["dice"] >= 0.76, ours  # measured 78.6%
     assert ours["false"] <= FALSE * ours["dice"], ours
+
+
+def test_real_dice_taught_from_three_photos_a_face_are_read_in_other_photos(dice_data):
+    # Four physical dice of the train split told apart by eye (bench/data/nell-byler-train-dice.csv).
+    ours, teach_ms = taught_real(dice_data)
+    assert ours["dice"] == TAUGHT_READ
+    assert ours["right"] / ours["dice"] >= TAUGHT_RIGHT, ours
+    assert ours["wrong"] <= TAUGHT_WRONG * ours["dice"], ours

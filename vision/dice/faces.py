@@ -30,7 +30,7 @@ DESCRIPTOR = 20  # the die is described at this many pixels a side
 DESCRIPTOR_VERSION = 2  # 2: the die cut out by its outline (vision.dice.outline), colours relative to its body
 PAD = 2  # samples keep this many extra pixels a side, so a die a little off-centre still matches
 CORE = 0.85  # the descriptor covers this share of the die's outline: the face, not its rim or shadow
-CHECKED = 8  # per sample, the nearest turns and shifts by squared distance whose absolute difference is computed
+CHECKED = 4  # per sample, the nearest turns and shifts by squared distance whose absolute difference is computed
 UNCLEAR = 0.3  # below this confidence a die's face is reported unclear, not guessed (renders: every wrong face fell below)
 MAX_DISTANCE = 40.0  # farther than this from every taught sample: not a taught face
 _WEIGHTS = np.array([0.3, 1.0, 1.0], np.float32)  # brightness counts less: light changes it most
@@ -104,11 +104,11 @@ class FaceTemplates:
         windows, windows_sq = self._windows()  # N x S x F, N x S
         n, shifts, size = windows.shape
         views = _views(descriptor).reshape(4, size)
-        products = (windows.reshape(n * shifts, size) @ views.T).reshape(n, shifts, 4).transpose(0, 2, 1)
-        squared = (windows_sq[:, None, :] - 2.0 * products).reshape(n, 4 * shifts)  # + |view|^2, the same for all
-        nearest = np.argpartition(squared, CHECKED, axis=1)[:, :CHECKED]  # N x CHECKED (view * S + shift)
+        # |window - view|^2 less |view|^2 (the same for every window): N x (S * 4), shift-major
+        squared = (windows_sq.reshape(-1, 1) - 2.0 * (windows.reshape(n * shifts, size) @ views.T)).reshape(n, -1)
+        nearest = np.argpartition(squared, CHECKED, axis=1)[:, :CHECKED]  # N x CHECKED (shift * 4 + view)
         rows = np.arange(n)[:, None]
-        distances = np.abs(windows[rows, nearest % shifts] - views[nearest // shifts]).mean(axis=2).min(axis=1)
+        distances = np.abs(windows[rows, nearest // 4] - views[nearest % 4]).mean(axis=2).min(axis=1)
         best = int(np.argmin(distances))
         die, face, _ = self.samples[best]
         others = [d for (_, f, _), d in zip(self.samples, distances) if f != face]
@@ -128,7 +128,8 @@ class FaceTemplates:
 def _views(descriptor: np.ndarray) -> np.ndarray:
     """The inner part of the descriptor in its four quarter turns."""
     inner = descriptor[PAD:-PAD, PAD:-PAD]
-    return np.stack([np.rot90(inner, k) for k in range(4)])
+    turned = inner.transpose(1, 0, 2)[::-1]  # a quarter turn (np.rot90, without its checks)
+    return np.stack([inner, turned, inner[::-1, ::-1], turned[::-1, ::-1]])
 
 
 class TaughtReader:

@@ -158,12 +158,21 @@ def _find_at(image: np.ndarray, min_score: float, die_px: float | None) -> list[
     return sorted(spots, key=lambda s: -s.score)
 
 
-def read(image: np.ndarray, spots: list[Spot]) -> np.ndarray:
-    """For each spot, the reader's probabilities (len(spots) x READER_CLASSES)."""
+def read(image: np.ndarray, spots: list[Spot], looks: int = 1) -> np.ndarray:
+    """For each spot, the reader's probabilities (len(spots) x READER_CLASSES).
+
+    With ``looks=8`` each die is read in its four quarter turns, each also mirrored, and the
+    probabilities averaged: a die face looks the same every way, so the reader's slips in one
+    view are outvoted. Eight times the work, so kept for dice it is unsure of at first.
+    """
     if not spots:
         return np.zeros((0, READER_CLASSES), np.float32)
     crops = [crop_die(image, s.center, s.side * CROP_GROW) for s in spots]
+    if looks == 8:
+        crops = [np.ascontiguousarray(np.rot90(c, k)[:, ::mirror]) for k in range(4) for mirror in (1, -1)
+                 for c in crops]
     logits = _run("reader", reader_input(crops))
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
-    return p / p.sum(axis=1, keepdims=True)
+    p /= p.sum(axis=1, keepdims=True)
+    return p.reshape(looks, len(spots), -1).mean(axis=0)

@@ -22,25 +22,23 @@ from .find import Candidate
 
 WORK_PX = 32  # the finder's upright box is this many pixels wide in the copy worked on
 NEAR, FAR = 0.3, 0.75  # a flat die's edges lie this far from its centre, in sides of the finder's upright box
-TURNS = (-6.0, 0.0, 6.0)  # degrees around the first estimate of the turn where the square is looked for
 SIDES = (0.8, 1.35)  # the die's side, relative to what the upright box and the turn imply
 EDGE = 80.0  # a change of 20 grey levels (the 3x3 Sobel's 80) counts fully: a cream die's outline on a white
 # table then counts as much as the sharp edge of the picture on it, and the square that runs along edges
 # for most of its length wins over the picture's bounding square, which touches them at a few points
 OFF_MIDDLE = 0.2  # the mark may be this far from the die's middle, in sides of the upright box
+REACH = int(np.ceil((FAR + 0.15) * WORK_PX))  # half the width of the copy worked on
 
 
 def die_square(image: np.ndarray, center: tuple[float, float], box_side: float) -> Candidate:
     """The die the finder marked at ``center`` with an upright box of ``box_side``, turned square:
     a :class:`Candidate` whose ``angle`` and ``size`` cut the die out as :func:`vision.dice.scan.upright_patch` does.
 
-    The turn first comes from the colour changes' directions around the mark; the square is
-    then looked for at that turn and a few degrees either side (a picture's own edges pull
-    the first estimate)."""
+    The turn comes from the colour changes' directions around the mark; the square is then
+    looked for in the die's own frame."""
     scale = WORK_PX / max(box_side, 1.0)
-    first = _turn(_around(image, center, scale, 0.0))
-    strength, (du, dv), side, angle = max((_square(_around(image, center, scale, first + turn), first + turn)
-                                           for turn in TURNS), key=lambda found: found[0])
+    angle = _turn(_around(image, center, scale, 0.0))
+    (du, dv), side = _square(_around(image, center, scale, angle), angle)
     a = np.radians(angle)
     # The square's middle and side, from the copy back to the picture.
     cx = center[0] + (np.cos(a) * du - np.sin(a) * dv) / scale
@@ -53,9 +51,6 @@ def die_square(image: np.ndarray, center: tuple[float, float], box_side: float) 
     box = (x0, y0, max(1, x1 - x0), max(1, y1 - y0))
     return Candidate((float(cx), float(cy)), (side, side), float(angle), box,
                      np.full((box[3], box[2]), 255, np.uint8), side * side)
-
-
-REACH = int(np.ceil((FAR + 0.15) * WORK_PX))  # half the width of the copy worked on
 
 
 def _around(image: np.ndarray, center: tuple[float, float], scale: float, angle: float) -> np.ndarray:
@@ -121,9 +116,9 @@ def _squares(shortest: int, longest: int) -> tuple[np.ndarray, ...]:
         in_rows(t, x + sides), in_rows(t, x), in_rows(t + sides, x + sides), in_rows(t + sides, x))
 
 
-def _square(patch: np.ndarray, angle: float) -> tuple[float, tuple[float, float], float, float]:
-    """(strength, offset of the middle, side, angle) of the square in the upright copy ``patch`` whose four
-    sides have the most change across them per pixel of length, its middle near the copy's."""
+def _square(patch: np.ndarray, angle: float) -> tuple[tuple[float, float], float]:
+    """(offset of the middle, side) of the square in the upright copy ``patch`` whose four sides have the
+    most change across them per pixel of length, its middle near the copy's."""
     across, down = _strength_of_change(patch)
     a = np.radians(angle)
     expected = WORK_PX / (abs(np.cos(a)) + abs(np.sin(a)))  # a die turned by a fills its upright box so
@@ -140,4 +135,4 @@ def _square(patch: np.ndarray, angle: float) -> tuple[float, tuple[float, float]
                 + r[corners[4]] - r[corners[5]] + r[corners[6]] - r[corners[7]]) / (4.0 * sides)
     best = int(np.argmax(strength))
     side = float(sides[best])
-    return float(strength[best]), (lefts[best] + side / 2 - REACH, tops[best] + side / 2 - REACH), side, angle
+    return (lefts[best] + side / 2 - REACH, tops[best] + side / 2 - REACH), side

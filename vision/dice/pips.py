@@ -7,8 +7,9 @@ renders of all of them rather than from rules about colour and outline. The read
 which face is up, or that the die does not lie flat, or that the finder's mark is not a
 die after all. Both run in OpenCV (``cv2.dnn``): nothing else is needed on the Pi.
 
-Confidence is the reader's probability for the face. A die it is unsure of is reported
-unreadable ("pips unclear") rather than guessed.
+Confidence is the reader's probability for the face. A die it is unsure of is looked at
+again in all eight ways a face can lie (:func:`vision.dice.net.read` with ``looks=8``); one
+still unsure is reported unreadable ("pips unclear") rather than guessed.
 """
 
 from __future__ import annotations
@@ -16,11 +17,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import net
-from .net import PICTURE
+from .net import COCKED, NOT_A_DIE, PICTURE
 from .scan import scan_marks
 from .types import DiceReading
 
 UNSURE = 0.86  # below this probability of its best face a die is reported unreadable (chosen on the train split's calibration photos: bench/dice_bench.py --calibrate)
+
+
+REASONS = {PICTURE: "not a pip die (its face is a picture)", COCKED: "not lying flat (cocked or stacked)",
+           NOT_A_DIE: "pips unclear"}
 
 
 class PipReader:
@@ -36,8 +41,10 @@ class PipReader:
         return scan_marks(image, zone, self.die_px, self._read_face)
 
     def _read_face(self, image: np.ndarray, spot: net.Spot, p: np.ndarray):
-        if int(np.argmax(p)) == PICTURE:
-            return None, 0.0, "not a pip die (its face is a picture)", None
+        if int(np.argmax(p)) != PICTURE and max(p[1:7]) < self.min_confidence:
+            p = net.read(image, [spot], looks=8)[0]  # unsure: a closer look, every way round
+        if int(np.argmax(p)) in (PICTURE, COCKED, NOT_A_DIE):
+            return None, 0.0, REASONS[int(np.argmax(p))], None
         face = 1 + int(np.argmax(p[1:7]))
         confidence = float(p[face])
         if confidence < self.min_confidence:
