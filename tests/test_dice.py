@@ -19,8 +19,8 @@ from vision.synth.dice import (FANDOOBLE_FACES, PHOTO_BODIES, PHOTO_INKS, PhotoS
 
 
 PHOTO_SCENES = 30
-PHOTO_FLOOR = 0.80  # measured: 162 of 197 (82.2%), 3 false dice; renders-only networks read 98% (the
-# networks now also learned real photos, and a die under 0.86 certainty is unreadable rather than guessed)
+PHOTO_FLOOR = 0.90  # measured: 186 of 197 (94.4%), 5 false dice; renders-only networks read 98% (the
+# networks now also learned real photos, and a die under 0.80 certainty is unreadable rather than guessed)
 
 
 
@@ -44,10 +44,10 @@ def test_pip_dice_on_every_table_read_right():
             right += die is not None and die.face == face
             wrong += die is not None and die.face not in (face, None)
             guessed += best_guess is not None and best_guess.face == face
-    # The networks read the renders (the target for synthetic renders, 99.5%: measured 200 of 200).
+    # The networks read the renders (the target for synthetic renders, 99.5%: measured 199 of 200).
     assert guessed / total >= 0.995, f"{guessed}/{total}"
     # The certainty threshold, chosen on real photos so that at most 0.5% of them are read wrong, leaves
-    # a few less certain renders unreadable (measured 194 of 200 read, 6 unreadable), never wrong.
+    # a few less certain renders unreadable (measured 199 of 200 read, 1 unreadable), never wrong.
     assert right / total >= 0.96 and wrong == 0, f"{right}/{total}, {wrong} wrong"
 
 
@@ -110,7 +110,7 @@ def photo_score(scenes):
 def test_photo_like_trays_read_right():
     dice, right, false = photo_score(render_photo(np.random.default_rng(5000 + s)) for s in range(PHOTO_SCENES))
     assert right / dice >= PHOTO_FLOOR, f"{right}/{dice}"
-    assert false <= 0.05 * dice  # measured: 3 of 197 (renders-only networks: under 1%)
+    assert false <= 0.05 * dice  # measured: 5 of 197 (renders-only networks: under 1%)
 
 
 @pytest.mark.parametrize("body, ink, table", [
@@ -124,7 +124,7 @@ def test_hard_looks_are_read(body, ink, table):
     scenes = [render_photo(np.random.default_rng(6000 + s), table=table, style=style, count=8, cocked=0,
                            die_px=(30, 60)) for s in range(4)]
     dice, right, false = photo_score(scenes)
-    # Measured: 25/28 (0 false), 24/28 (0), 19/28 (0), 27/30 (0), 26/28 (1); the rest unreadable, not wrong.
+    # Measured: 26/28 (0 false), 26/28 (0), 19/28 (0), 29/30 (0), 26/28 (1); the rest unreadable, not wrong.
     assert right / dice >= 0.65 and false <= 3, f"{right}/{dice}, {false} false"
 
 

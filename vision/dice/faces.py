@@ -21,7 +21,7 @@ import numpy as np
 
 from .find import Candidate
 from .net import Spot
-from .outline import die_square
+from .outline import die_squares
 from .scan import scan_marks, upright_patch
 from .single import single_die
 from .types import DiceReading
@@ -146,7 +146,9 @@ class TaughtReader:
         return scan_marks(image, zone, self.die_px, self._read_face)
 
     def _read_face(self, image: np.ndarray, spot: Spot, p: np.ndarray):
-        die, face, nearest, other = self.templates.match(describe_die(image, die_square(image, spot.center, spot.side)))
+        die, face, nearest, other = min((self.templates.match(describe_die(image, square))
+                                         for square in die_squares(image, spot.center, spot.side)),
+                                        key=lambda match: match[2])
         if nearest > MAX_DISTANCE:
             return None, 0.0, "not a taught face", None
         confidence = float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))

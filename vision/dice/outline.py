@@ -22,35 +22,47 @@ from .find import Candidate
 
 WORK_PX = 32  # the finder's upright box is this many pixels wide in the copy worked on
 NEAR, FAR = 0.3, 0.75  # a flat die's edges lie this far from its centre, in sides of the finder's upright box
-SIDES = (0.8, 1.35)  # the die's side, relative to what the upright box and the turn imply
+SIDES = (0.7, 1.35)  # the die's side, relative to what the upright box and the turn imply
 EDGE = 80.0  # a change of 20 grey levels (the 3x3 Sobel's 80) counts fully: a cream die's outline on a white
 # table then counts as much as the sharp edge of the picture on it, and the square that runs along edges
 # for most of its length wins over the picture's bounding square, which touches them at a few points
+AS_BOXED = 0.88  # a square at least this share of the side the finder's box implies is as large as the box says
 OFF_MIDDLE = 0.2  # the mark may be this far from the die's middle, in sides of the upright box
 REACH = int(np.ceil((FAR + 0.15) * WORK_PX))  # half the width of the copy worked on
 
 
 def die_square(image: np.ndarray, center: tuple[float, float], box_side: float) -> Candidate:
     """The die the finder marked at ``center`` with an upright box of ``box_side``, turned square:
-    a :class:`Candidate` whose ``angle`` and ``size`` cut the die out as :func:`vision.dice.scan.upright_patch` does.
+    a :class:`Candidate` whose ``angle`` and ``size`` cut the die out as :func:`vision.dice.scan.upright_patch` does."""
+    return die_squares(image, center, box_side)[0]
 
-    The turn comes from the colour changes' directions around the mark; the square is then
+
+def die_squares(image: np.ndarray, center: tuple[float, float], box_side: float) -> list[Candidate]:
+    """The die's square (:func:`die_square`) and, when it is clearly smaller than the finder's box implies,
+    the strongest square that is not: a cream die on a white table has an outline so faint that the
+    bounding square of the picture on it may be stronger, and a reader can keep whichever matches.
+
+    The turn comes from the colour changes' directions around the mark; the squares are then
     looked for in the die's own frame."""
     scale = WORK_PX / max(box_side, 1.0)
     angle = _turn(_around(image, center, scale, 0.0))
-    (du, dv), side = _square(_around(image, center, scale, angle), angle)
     a = np.radians(angle)
-    # The square's middle and side, from the copy back to the picture.
-    cx = center[0] + (np.cos(a) * du - np.sin(a) * dv) / scale
-    cy = center[1] + (np.sin(a) * du + np.cos(a) * dv) / scale
-    side /= scale
-    half = side * (abs(np.cos(a)) + abs(np.sin(a))) / 2
     h, w = image.shape[:2]
-    x0, y0 = int(max(0, round(cx - half))), int(max(0, round(cy - half)))
-    x1, y1 = int(min(w, round(cx + half))), int(min(h, round(cy + half)))
-    box = (x0, y0, max(1, x1 - x0), max(1, y1 - y0))
-    return Candidate((float(cx), float(cy)), (side, side), float(angle), box,
-                     np.full((box[3], box[2]), 255, np.uint8), side * side)
+    found = []
+    for (du, dv), side in _square(_around(image, center, scale, angle), angle):
+        # The square's middle and side, from the copy back to the picture.
+        cx = center[0] + (np.cos(a) * du - np.sin(a) * dv) / scale
+        cy = center[1] + (np.sin(a) * du + np.cos(a) * dv) / scale
+        side /= scale
+        half = side * (abs(np.cos(a)) + abs(np.sin(a))) / 2
+        x0, y0 = int(max(0, round(cx - half))), int(max(0, round(cy - half)))
+        x1, y1 = int(min(w, round(cx + half))), int(min(h, round(cy + half)))
+        box = (x0, y0, max(1, x1 - x0), max(1, y1 - y0))
+        candidate = Candidate((float(cx), float(cy)), (side, side), float(angle), box,
+                              np.full((box[3], box[2]), 255, np.uint8), side * side)
+        if not found or abs(found[0].size[0] - side) > 0.5 / scale:
+            found.append(candidate)
+    return found
 
 
 def _around(image: np.ndarray, center: tuple[float, float], scale: float, angle: float) -> np.ndarray:
@@ -116,9 +128,10 @@ def _squares(shortest: int, longest: int) -> tuple[np.ndarray, ...]:
         in_rows(t, x + sides), in_rows(t, x), in_rows(t + sides, x + sides), in_rows(t + sides, x))
 
 
-def _square(patch: np.ndarray, angle: float) -> tuple[tuple[float, float], float]:
+def _square(patch: np.ndarray, angle: float) -> list[tuple[tuple[float, float], float]]:
     """(offset of the middle, side) of the square in the upright copy ``patch`` whose four sides have the
-    most change across them per pixel of length, its middle near the copy's."""
+    most change across them per pixel of length, its middle near the copy's; then of the strongest as
+    large as the finder's box implies."""
     across, down = _strength_of_change(patch)
     a = np.radians(angle)
     expected = WORK_PX / (abs(np.cos(a)) + abs(np.sin(a)))  # a die turned by a fills its upright box so
@@ -133,6 +146,10 @@ def _square(patch: np.ndarray, angle: float) -> tuple[tuple[float, float], float
     c, r = column.ravel(), row.ravel()
     strength = (c[corners[0]] - c[corners[1]] + c[corners[2]] - c[corners[3]]
                 + r[corners[4]] - r[corners[5]] + r[corners[6]] - r[corners[7]]) / (4.0 * sides)
-    best = int(np.argmax(strength))
-    side = float(sides[best])
-    return (lefts[best] + side / 2 - REACH, tops[best] + side / 2 - REACH), side
+    found = []
+    for allowed in (np.ones(len(sides), bool), sides >= AS_BOXED * expected):
+        best = int(np.flatnonzero(allowed)[np.argmax(strength[allowed])]) if np.any(allowed) else -1
+        if best >= 0:
+            side = float(sides[best])
+            found.append(((lefts[best] + side / 2 - REACH, tops[best] + side / 2 - REACH), side))
+    return found
