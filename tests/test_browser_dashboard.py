@@ -28,7 +28,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE, LAPTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
-TIMEOUT_MS = 10_000
+TIMEOUT_MS = 30_000  # only ends a failing wait: generous, so a loaded machine is waited for
 
 pytestmark = pytest.mark.browser
 
