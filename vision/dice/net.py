@@ -7,9 +7,9 @@
   says: not a die, faces 1-6, a die that does not lie flat, or a flat die whose face is not
   pips (a picture or sticker die: the taught and ArUco readers read those).
 
-Both were trained only on synthetic renders (``tools/train_dice.py`` rebuilds them with a
-fixed seed); the preprocessing here is shared with that script, so training and reading
-see the same pixels.
+Both were trained on synthetic renders and the real photos' train split
+(``tools/train_dice.py`` rebuilds them with a fixed seed); the preprocessing here is shared
+with that script, so training and reading see the same pixels.
 """
 
 from __future__ import annotations
