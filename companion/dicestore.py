@@ -105,20 +105,17 @@ class DiceStore:
 
     def has_usable_templates(self) -> bool:
         """Faces are taught, by this version's way of cutting dice out."""
-        from vision.dice.faces import DESCRIPTOR_VERSION
-
         settings = self.settings()
-        return self._npz.is_file() and bool(settings["samples"]) and \
-            settings.get("descriptor", 1) == DESCRIPTOR_VERSION
+        return self._npz.is_file() and bool(settings["samples"]) and not _taught_by_older_version(settings)
 
     def load_templates(self):
         """The taught :class:`vision.dice.FaceTemplates`, or None when nothing was taught."""
-        from vision.dice.faces import DESCRIPTOR_VERSION, FaceTemplates
+        from vision.dice.faces import FaceTemplates
 
         settings = self.settings()
         if not self._npz.is_file() or not settings["samples"]:
             return None
-        if settings.get("descriptor", 1) != DESCRIPTOR_VERSION:
+        if _taught_by_older_version(settings):
             raise ConfigError(STALE)
         with np.load(self._npz) as archive:
             descriptors = archive["descriptors"]
@@ -158,7 +155,7 @@ class DiceStore:
     def describe(self) -> dict:
         """What ``companion dice show`` prints."""
         settings = self.settings()
-        stale = {"problem": STALE} if settings["samples"] and not self.has_usable_templates() else {}
+        stale = {"problem": STALE} if _taught_by_older_version(settings) else {}
         return {
             **stale,
             "kind": settings["kind"],
@@ -168,6 +165,12 @@ class DiceStore:
             "face_table": settings["face_table"],
             "game_options": self.game_options(),
         }
+
+
+def _taught_by_older_version(settings: dict) -> bool:
+    from vision.dice.faces import DESCRIPTOR_VERSION
+
+    return bool(settings["samples"]) and settings.get("descriptor", 1) != DESCRIPTOR_VERSION
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
