@@ -57,10 +57,10 @@ class BlobDetectorReader:
         self.detector = cv2.SimpleBlobDetector_create(params)
 
     def read(self, image, zone=None):
-        return scan_marks(image, zone, None, self._read_face)
+        return scan_marks(image, zone, None, lambda image, spots, _: [self._read_face(image, s) for s in spots])
 
-    def _read_face(self, image, spot, _probabilities):
-        patch, _ = upright_patch(image, die_square(image, spot.center, spot.side), 64)
+    def _read_face(self, image, spot):
+        patch = upright_patch(image, die_square(image, spot.center, spot.side), 64)
         grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
         inner = grey[8:56, 8:56]
         light_die = float(np.median(inner)) > 110

@@ -30,6 +30,7 @@ DESCRIPTOR = 20  # the die is described at this many pixels a side
 DESCRIPTOR_VERSION = 2  # 2: the die cut out by its outline (vision.dice.outline), colours relative to its body
 PAD = 2  # samples keep this many extra pixels a side, so a die a little off-centre still matches
 CORE = 0.85  # the descriptor covers this share of the die's outline: the face, not its rim or shadow
+BATCH = 8  # descriptors matched in one step (bounds the memory of a step on the Pi)
 CHECKED = 4  # per sample, the nearest turns and shifts by squared distance whose absolute difference is computed
 UNCLEAR = 0.3  # below this confidence a die's face is reported unclear, not guessed (renders: every wrong face fell below)
 MAX_DISTANCE = 40.0  # farther than this from every taught sample: not a taught face
@@ -38,8 +39,7 @@ _WEIGHTS = np.array([0.3, 1.0, 1.0], np.float32)  # brightness counts less: ligh
 
 def describe_die(image: np.ndarray, die: Candidate) -> np.ndarray:
     """Descriptor of the die ``die`` of ``image``: its face, turned square to the picture."""
-    patch, _ = upright_patch(image, die, DESCRIPTOR * 3, grow=CORE)
-    return describe(patch)
+    return describe(upright_patch(image, die, DESCRIPTOR * 3, grow=CORE))
 
 
 def describe(patch: np.ndarray) -> np.ndarray:
@@ -91,28 +91,37 @@ class FaceTemplates:
         if new_face:
             self.dice[die] = self.dice.get(die, "") + face
 
-    def match(self, descriptor: np.ndarray) -> tuple[str, str, float, float]:
-        """(die, face, distance to the nearest sample, distance to the nearest sample of another face).
+    def match(self, descriptors: list[np.ndarray]) -> list[tuple[str, str, float, float]]:
+        """For each descriptor: (die, face, distance to the nearest sample, distance to the nearest sample
+        of another face).
 
         A distance is the mean absolute difference at the best of the die's four quarter turns
         and the sample's shifts of up to PAD pixels. Those 100 comparisons per sample are first
-        ranked by squared distance, one matrix product for all of them; the mean absolute
-        difference is then computed for the few nearest of each sample only.
+        ranked by squared distance, one matrix product for all of them and every descriptor; the
+        mean absolute difference is then computed for the few nearest of each sample only.
         """
         if not self.samples:
             raise ValueError("no faces are taught")
         windows, windows_sq = self._windows()  # N x S x F, N x S
         n, shifts, size = windows.shape
-        views = _views(descriptor).reshape(4, size)
-        # |window - view|^2 less |view|^2 (the same for every window): N x (S * 4), shift-major
-        squared = (windows_sq.reshape(-1, 1) - 2.0 * (windows.reshape(n * shifts, size) @ views.T)).reshape(n, -1)
-        nearest = np.argpartition(squared, CHECKED, axis=1)[:, :CHECKED]  # N x CHECKED (shift * 4 + view)
-        rows = np.arange(n)[:, None]
-        distances = np.abs(windows[rows, nearest // 4] - views[nearest % 4]).mean(axis=2).min(axis=1)
-        best = int(np.argmin(distances))
-        die, face, _ = self.samples[best]
-        others = [d for (_, f, _), d in zip(self.samples, distances) if f != face]
-        return die, face, float(distances[best]), float(min(others)) if others else float("inf")
+        faces = np.array([face for _, face, _ in self.samples])
+        found = []
+        for start in range(0, len(descriptors), BATCH):
+            views = np.stack([_views(d) for d in descriptors[start:start + BATCH]]).reshape(-1, 4, size)  # D x 4 x F
+            d = len(views)
+            # |window - view|^2 less |view|^2 (the same for every window): D x N x (S * 4), shift-major
+            squared = windows_sq.reshape(-1, 1) - 2.0 * (windows.reshape(n * shifts, size) @ views.reshape(-1, size).T)
+            squared = squared.reshape(n, shifts, d, 4).transpose(2, 0, 1, 3).reshape(d, n, shifts * 4)
+            nearest = np.argpartition(squared, CHECKED, axis=2)[:, :, :CHECKED]  # D x N x CHECKED
+            near_windows = windows[np.arange(n)[None, :, None], nearest // 4]
+            near_views = views[np.arange(d)[:, None, None], nearest % 4]
+            distances = np.abs(near_windows - near_views).mean(axis=3).min(axis=2)  # D x N
+            for row in distances:
+                best = int(np.argmin(row))
+                others = row[faces != faces[best]]
+                die, face, _ = self.samples[best]
+                found.append((die, face, float(row[best]), float(others.min()) if others.size else float("inf")))
+        return found
 
     def _windows(self) -> tuple[np.ndarray, np.ndarray]:
         """Every sample at every shift, flattened (N x S x F), and their squared lengths; kept until a sample is added."""
@@ -143,12 +152,19 @@ class TaughtReader:
         self.min_confidence = min_confidence
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
-        return scan_marks(image, zone, self.die_px, self._read_face)
+        return scan_marks(image, zone, self.die_px, self._read_faces)
 
-    def _read_face(self, image: np.ndarray, spot: Spot, p: np.ndarray):
-        die, face, nearest, other = min((self.templates.match(describe_die(image, square))
-                                         for square in die_squares(image, spot.center, spot.side)),
-                                        key=lambda match: match[2])
+    def _read_faces(self, image: np.ndarray, spots: list[Spot], _probabilities: np.ndarray):
+        # Each die's squares (one, or two where its outline is faint), all matched in one step.
+        squares = [(i, square) for i, spot in enumerate(spots) for square in die_squares(image, spot.center, spot.side)]
+        matches = self.templates.match([describe_die(image, square) for _, square in squares])
+        nearest: dict[int, tuple[str, str, float, float]] = {}
+        for (i, _), match in zip(squares, matches):
+            if i not in nearest or match[2] < nearest[i][2]:
+                nearest[i] = match
+        return [self._verdict(*nearest[i]) for i in range(len(spots))]
+
+    def _verdict(self, die: str, face: str, nearest: float, other: float):
         if nearest > MAX_DISTANCE:
             return None, 0.0, "not a taught face", None
         confidence = float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))

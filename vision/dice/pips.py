@@ -38,11 +38,17 @@ class PipReader:
         self.min_confidence = min_confidence
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
-        return scan_marks(image, zone, self.die_px, self._read_face)
+        return scan_marks(image, zone, self.die_px, self._read_faces)
 
-    def _read_face(self, image: np.ndarray, spot: net.Spot, p: np.ndarray):
-        if int(np.argmax(p)) != PICTURE and max(p[1:7]) < self.min_confidence:
-            p = net.read(image, [spot], looks=4)[0]  # unsure: a second look, every way round
+    def _read_faces(self, image: np.ndarray, spots: list[net.Spot], probabilities: np.ndarray):
+        unsure = [i for i, p in enumerate(probabilities)
+                  if int(np.argmax(p)) != PICTURE and max(p[1:7]) < self.min_confidence]
+        if unsure:  # a second look, every way round, at all the dice it is unsure of at once
+            probabilities = probabilities.copy()
+            probabilities[unsure] = net.read(image, [spots[i] for i in unsure], looks=4)
+        return [self._verdict(p) for p in probabilities]
+
+    def _verdict(self, p: np.ndarray):
         if int(np.argmax(p)) in (PICTURE, COCKED, NOT_A_DIE):
             return None, 0.0, REASONS[int(np.argmax(p))], None
         face = 1 + int(np.argmax(p[1:7]))

@@ -7,6 +7,7 @@ a die lying flat; the pip and taught readers read what it keeps.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 import cv2
@@ -20,13 +21,15 @@ from .zone import crop_to_zone, placement
 
 SAME_DIE = 0.45  # two marks whose boxes overlap more than this (IoU) are one die
 
-# read_face(image, spot, probabilities) -> (face or None, confidence, reason, die name or None)
-ReadFace = Callable[[np.ndarray, net.Spot, np.ndarray], tuple[str | None, float, str, str | None]]
+Verdict = tuple[str | None, float, str, str | None]  # face or None, confidence, reason, die name or None
+# read_faces(image, spots, the reader network's probabilities for them) -> one verdict per spot; all the
+# dice of a picture at once, so that a reader does its work in a few large steps rather than many small ones
+ReadFaces = Callable[[np.ndarray, list[net.Spot], np.ndarray], list[Verdict]]
 
 
-def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_face: ReadFace) -> DiceReading:
+def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_faces: ReadFaces) -> DiceReading:
     """The dice the finder marks in ``zone``: out of the tray left out, partly out, cocked or stacked
-    reported unreadable with the reason, the others read by ``read_face``."""
+    reported unreadable with the reason, the others read by ``read_faces``."""
     margin = int(2 * die_px) if die_px else 48
     crop, (ox, oy) = crop_to_zone(image, zone, margin)
     if crop.size == 0:
@@ -34,6 +37,7 @@ def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None,
     spots = distinct(net.find(crop, die_px=die_px))
     dice: list[Die] = []
     sides = []
+    flat: list[tuple[int, net.Spot, np.ndarray]] = []  # dice lying flat in the tray (place in dice): read together
     for spot, p in zip(spots, net.read(crop, spots)):
         best = int(np.argmax(p))
         if best == NOT_A_DIE:
@@ -49,8 +53,12 @@ def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None,
         elif best == COCKED:
             dice.append(Die(None, 0.0, box, center, reason="not lying flat (cocked or stacked)"))
         else:
-            face, confidence, reason, die = read_face(crop, spot, p)
-            dice.append(Die(face, confidence, box, center, reason=reason, die=die))
+            flat.append((len(dice), spot, p))
+            dice.append(Die(None, 0.0, box, center))
+    if flat:
+        verdicts = read_faces(crop, [spot for _, spot, _ in flat], np.array([p for *_, p in flat]))
+        for (i, _, _), (face, confidence, reason, die) in zip(flat, verdicts):
+            dice[i] = replace(dice[i], face=face, confidence=confidence, reason=reason, die=die)
     return DiceReading(tuple(dice), float(np.median(sides)) if sides else float(die_px or 0.0))
 
 
@@ -70,18 +78,11 @@ def _inside(small: net.Spot, big: net.Spot) -> bool:
     return small.side < 0.7 * big.side and abs(cx - (x + w / 2)) < 0.3 * w and abs(cy - (y + h / 2)) < 0.3 * h
 
 
-def upright_patch(image: np.ndarray, c: Candidate, out: int, grow: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """The die turned square to the picture: (BGR patch, mask), ``out`` pixels wide.
-
-    The patch covers the rotated rectangle of the die times ``grow``.
-    """
+def upright_patch(image: np.ndarray, c: Candidate, out: int, grow: float = 1.0) -> np.ndarray:
+    """The die turned square to the picture: a BGR patch ``out`` pixels wide covering the rotated
+    rectangle of the die times ``grow``."""
     side = max(c.size) * grow
     matrix = cv2.getRotationMatrix2D(c.center, c.angle, out / side)
     matrix[0, 2] += out / 2 - c.center[0]
     matrix[1, 2] += out / 2 - c.center[1]
-    patch = cv2.warpAffine(image, matrix, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    full = np.zeros(image.shape[:2], np.uint8)
-    x, y, w, h = c.box
-    full[y:y + h, x:x + w] = c.mask
-    mask = cv2.warpAffine(full, matrix, (out, out), flags=cv2.INTER_NEAREST)
-    return patch, mask
+    return cv2.warpAffine(image, matrix, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
