@@ -227,3 +227,23 @@ def test_a_known_die_size_reads_a_bigger_picture():
     reading = make_reader("pips", die_px=side).read(big)
     assert sorted(reading.faces) == ["2", "4", "6"]
     assert 0.7 * side < reading.die_px < 1.3 * side
+
+
+def test_small_dice_in_a_large_picture_are_looked_at_closely_where_they_lie(monkeypatch):
+    from vision.dice import net
+
+    # Three small dice in a 1280 x 960 view: the finder's first look (at a quarter scale) sees them too
+    # small, and its closer look sees only windows around them; it must find what the whole picture shows.
+    scene = render_tray(np.random.default_rng(41), kind="pips", faces=["1", "5", "3"], table="felt",
+                        size=(1280, 960), die_px=(40, 44))
+    looked = []
+    real_find_at = net._find_at
+    monkeypatch.setattr(net, "_find_at", lambda image, *a: looked.append(image.shape[:2]) or real_find_at(image, *a))
+    windowed = PipReader().read(scene.image)
+    assert len(looked) > 2 and sum(h * w for h, w in looked[1:]) < 0.5 * 1280 * 960  # windows, not the picture
+    monkeypatch.setattr(net, "WHOLE_PICTURE", 0.0)  # the closer look at the whole picture
+    whole = PipReader().read(scene.image)
+    assert len(windowed.dice) == len(whole.dice) == 3
+    for a, b in zip(sorted(windowed.dice, key=lambda d: d.center), sorted(whole.dice, key=lambda d: d.center)):
+        assert a.face == b.face and iou(a.box, b.box) > 0.8
+    assert {"3", "5"} <= set(windowed.faces)

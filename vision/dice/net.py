@@ -32,6 +32,8 @@ CROP_GROW = 1.5  # the reader's cut-out is this many times the die's box side (i
 MIN_PEAK = 0.3  # finder score below which a spot is not a die (chosen on held-out renders)
 CLOSEST = 0.5  # with no die seen, the finder looks closer until it sees the picture at this scale
 TOO_SMALL = 0.9  # dice smaller than this many FINDER_DIE_PX in the finder's first look are looked at again
+NEAR_REACH = 48  # the closer look sees this many of its pixels around each die: a die's mark depends on no farther pixel
+WHOLE_PICTURE = 0.6  # windows covering more than this share of the picture: the closer look sees all of it
 SMALL_BOX_RUNS_LARGE = 0.8  # small dice's boxes at the first look are about this much too large (train split's calibration photos)
 
 
@@ -117,9 +119,9 @@ def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = 
     none seen it looks twice as close, up to CLOSEST. Where the dice it marks are clearly
     smaller than it knows them best (a far camera, small dice), its boxes run large and
     touching small dice merge, so it looks again (twice at most) with the dice brought to their usual size
-    in its view (never enlarging the picture itself). The threshold keeps the plain trays of
-    the tests to one look and sends most of the real train split's photos to a second
-    (bench/dice_bench.py measures both).
+    in its view (never enlarging the picture itself), around the dice it saw (:func:`_find_near`).
+    Most of the real train split's photos, and plain trays of dice under about 48 pixels in
+    640, get that closer look (bench/dice_bench.py measures both).
     """
     if die_px is not None:
         return _find_at(image, min_score, die_px)
@@ -136,8 +138,35 @@ def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = 
             break
         die_px = max(side * SMALL_BOX_RUNS_LARGE, FINDER_DIE_PX)
         scale = FINDER_DIE_PX / die_px
-        spots = _find_at(image, min_score, die_px) or spots
+        spots = _find_near(image, spots, min_score, die_px) or spots
     return spots
+
+
+def _find_near(image: np.ndarray, spots: list[Spot], min_score: float, die_px: float) -> list[Spot]:
+    """The finder's closer look, only where its farther look saw dice: a window reaching NEAR_REACH of
+    its pixels around each die (as far as a die's mark depends on), overlapping windows looked at as one;
+    the whole picture once the windows cover most of it. A closer look costs the square of its scale,
+    so a few dice in a large tray cost a few small windows instead."""
+    h, w = image.shape[:2]
+    reach = int(np.ceil(NEAR_REACH * die_px / FINDER_DIE_PX))
+    near = np.zeros((h, w), np.uint8)
+    for spot in spots:
+        x, y = int(spot.center[0]), int(spot.center[1])
+        near[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1] = 1
+    _, _, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+    windows = stats[1:, :4]  # left, top, width, height of each group of overlapping windows
+    if int((windows[:, 2] * windows[:, 3]).sum()) > WHOLE_PICTURE * w * h:
+        return _find_at(image, min_score, die_px)
+    found = []
+    cell = 2 * FINDER_STRIDE * die_px / FINDER_DIE_PX  # the finder's coarsest cell, in picture pixels
+    for x0, y0, ww, hh in windows:
+        # Windows start on the whole picture's cell grid: the finder then sees a die as it would in the whole picture.
+        left, top = int(x0 // cell * cell), int(y0 // cell * cell)
+        ww, hh, x0, y0 = ww + x0 - left, hh + y0 - top, left, top
+        for s in _find_at(image[y0:y0 + hh, x0:x0 + ww], min_score, die_px):
+            bx, by, bw, bh = s.box
+            found.append(Spot((s.center[0] + x0, s.center[1] + y0), (bx + x0, by + y0, bw, bh), s.score))
+    return sorted(found, key=lambda s: -s.score)
 
 
 def _find_at(image: np.ndarray, min_score: float, die_px: float | None) -> list[Spot]:
