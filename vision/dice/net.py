@@ -77,9 +77,11 @@ def crop_die(image: np.ndarray, center: tuple[float, float], side: float) -> np.
     matrix = np.float32([[k, 0, READER_PX / 2 - k * center[0]], [0, k, READER_PX / 2 - k * center[1]]])
     interpolation = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
     if k < 0.7:  # shrinking a lot: smooth first so pips do not alias away
-        x0, y0 = int(max(0, center[0] - side)), int(max(0, center[1] - side))
-        part = image[y0:int(center[1] + side) + 1, x0:int(center[0] + side) + 1]
-        part = cv2.GaussianBlur(part, (0, 0), 0.4 / k)
+        sigma = 0.4 / k
+        reach = side / 2 + 3 * sigma + 2  # the cut-out, and as far as the blur and the warp look beyond it
+        x0, y0 = int(max(0, center[0] - reach)), int(max(0, center[1] - reach))
+        part = image[y0:int(center[1] + reach) + 1, x0:int(center[0] + reach) + 1]
+        part = cv2.GaussianBlur(part, (0, 0), sigma)
         matrix[0, 2] += k * x0
         matrix[1, 2] += k * y0
         return cv2.warpAffine(part, matrix, (READER_PX, READER_PX), flags=interpolation,
@@ -187,21 +189,22 @@ def _find_at(image: np.ndarray, min_score: float, die_px: float | None) -> list[
     return sorted(spots, key=lambda s: -s.score)
 
 
-def read(image: np.ndarray, spots: list[Spot], looks: int = 1) -> np.ndarray:
-    """For each spot, the reader's probabilities (len(spots) x READER_CLASSES).
+def read(image: np.ndarray, spots: list[Spot], turns: tuple[int, ...] = (0,)) -> np.ndarray:
+    """For each spot, the reader's probabilities (len(spots) x READER_CLASSES), averaged over the
+    die's quarter ``turns`` (each a view of the cut-out turned k quarter turns).
 
-    With ``looks=4`` each die is read in its four quarter turns and the probabilities
-    averaged: a die face looks the same every way round, so the reader's slips in one view
-    are outvoted. Four times the work, so kept for dice it is unsure of at first (mirror
-    images as well gained nothing more on the train split's calibration photos).
+    A die face looks the same every way round, so reading it in its four quarter turns and
+    averaging outvotes the reader's slips in one view. Four times the work, so kept for dice
+    it is unsure of at first (mirror images as well gained nothing more on the train split's
+    calibration photos).
     """
     if not spots:
         return np.zeros((0, READER_CLASSES), np.float32)
     crops = [crop_die(image, s.center, s.side * CROP_GROW) for s in spots]
-    if looks > 1:
-        crops = [np.ascontiguousarray(np.rot90(c, k)) for k in range(looks) for c in crops]
+    if turns != (0,):
+        crops = [np.ascontiguousarray(np.rot90(c, k)) for k in turns for c in crops]
     logits = _run("reader", reader_input(crops))
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
-    return p.reshape(looks, len(spots), -1).mean(axis=0)
+    return p.reshape(len(turns), len(spots), -1).mean(axis=0)

@@ -8,7 +8,7 @@ which face is up, or that the die does not lie flat, or that the finder's mark i
 die after all. Both run in OpenCV (``cv2.dnn``): nothing else is needed on the Pi.
 
 Confidence is the reader's probability for the face. A die it is unsure of is looked at
-again in its four quarter turns (:func:`vision.dice.net.read` with ``looks=4``); one still
+again in its four quarter turns (:func:`vision.dice.net.read` with ``turns``); one still
 unsure is reported unreadable ("pips unclear") rather than guessed.
 """
 
@@ -44,8 +44,9 @@ class PipReader:
         unsure = [i for i, p in enumerate(probabilities)
                   if int(np.argmax(p)) != PICTURE and max(p[1:7]) < self.min_confidence]
         if unsure:  # a second look, every way round, at all the dice it is unsure of at once
-            probabilities = probabilities.copy()
-            probabilities[unsure] = net.read(image, [spots[i] for i in unsure], looks=4)
+            probabilities = probabilities.copy()  # the first look was the die as it lies: three more turns
+            turned = net.read(image, [spots[i] for i in unsure], turns=(1, 2, 3))
+            probabilities[unsure] = (probabilities[unsure] + 3 * turned) / 4
         return [self._verdict(p) for p in probabilities]
 
     def _verdict(self, p: np.ndarray):
