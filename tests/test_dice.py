@@ -19,8 +19,9 @@ from vision.synth.dice import (FANDOOBLE_FACES, PHOTO_BODIES, PHOTO_INKS, PhotoS
 
 
 PHOTO_SCENES = 30
-PHOTO_FLOOR = 0.90  # measured: 186 of 197 (94.4%), 5 false dice; renders-only networks read 98% (the
-# networks now also learned real photos, and a die under 0.80 certainty is unreadable rather than guessed)
+PHOTO_FLOOR = 0.88  # measured: 179 of 197 (90.9%), 6 false dice; renders-only networks read 98% (the networks now
+# also learned real photos; a die under 0.56 certainty is unreadable, and one the reader thinks may lean (pips.LEANING)
+# is reported not lying flat: 7 of these 197, read right without that check)
 
 
 
@@ -38,16 +39,16 @@ def test_pip_dice_on_every_table_read_right():
     right = total = wrong = guessed = 0
     for seed in range(40):
         scene = render_tray(np.random.default_rng(900 + seed), kind="pips")
-        sure, every = PipReader().read(scene.image), PipReader(min_confidence=0.0).read(scene.image)
+        sure, every = PipReader().read(scene.image), PipReader(min_confidence=0.0, leaning=1.0).read(scene.image)
         for (face, die), (_, best_guess) in zip(matched(scene, sure), matched(scene, every)):
             total += 1
             right += die is not None and die.face == face
             wrong += die is not None and die.face not in (face, None)
             guessed += best_guess is not None and best_guess.face == face
-    # The networks read the renders (the target for synthetic renders, 99.5%: measured 199 of 200).
+    # The networks read the renders (the target for synthetic renders, 99.5%: measured 200 of 200).
     assert guessed / total >= 0.995, f"{guessed}/{total}"
-    # The certainty threshold, chosen on real photos so that at most 0.5% of them are read wrong, leaves
-    # a few less certain renders unreadable (measured 199 of 200 read, 1 unreadable), never wrong.
+    # The certainty threshold, chosen on real photos so that at most 0.5% of them are read wrong, and the check
+    # for leaning dice leave a few renders unreadable (measured 195 of 200 read, 5 called not lying flat), never wrong.
     assert right / total >= 0.96 and wrong == 0, f"{right}/{total}, {wrong} wrong"
 
 

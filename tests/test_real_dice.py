@@ -22,12 +22,14 @@ from dice_bench import BlobDetectorReader, real, taught_real  # noqa: E402
 
 from vision.dice import PipReader  # noqa: E402
 
-# Measured on the test split: 306 of 308 found (99.4%), 281 read right (91.2%), 3 wrong faces (0.97%),
-# 3 false dice. The issue's wrong-face target (at most 1%) is held here; its 95% right is not reached
-# yet: see bench/dice_bench.py.
-FOUND, RIGHT, WRONG, FALSE = 0.97, 0.89, 0.01, 0.02
-# Taught dice: measured 62 of 68 read right (91.2%), 1 wrong; the issue asks for 98% and 0.5%.
-TAUGHT_READ, TAUGHT_RIGHT, TAUGHT_WRONG = 68, 0.88, 0.02
+# Measured on the test split: 306 of 308 found (99.4%), 294 read right (95.5%), 5 wrong faces (1.6%),
+# 4 false dice. The issue's 95% right is reached; its wrong-face target (at most 1%) is not: the
+# threshold chosen on the calibration photos (1 wrong of 308 there) lets 5 wrong faces through here.
+FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.02, 0.02
+# Taught dice: measured 61 of 66 read right (92.4%), 1 wrong; the issue asks for 98% and 0.5%. (66, not 68:
+# teaching refuses four photos, a rival die in the crop or a die taken as not lying flat, two more than with
+# the 36 px reader, and the next photos of those faces teach instead.)
+TAUGHT_READ, TAUGHT_RIGHT, TAUGHT_WRONG = 66, 0.88, 0.02
 
 
 def test_real_pip_photos_floors(dice_data):
@@ -46,7 +48,7 @@ def test_real_pip_photos_train_split(dice_data):
     if os.environ.get("COMPANION_LONG") != "1":
         pytest.skip("the train split runs with COMPANION_LONG=1")
     ours = real(dice_data, PipReader(), "calibrate")  # the train split's photos the networks never saw
-    assert ours["right"] / ours["dice"] >= 0.89, ours  # measured 91.6%
+    assert ours["right"] / ours["dice"] >= 0.94, ours  # measured 95.8%
     assert ours["false"] <= FALSE * ours["dice"], ours
 
 

@@ -1,7 +1,7 @@
 """Train the pip-dice networks on renders and real photos, and write them as ONNX for cv2.dnn.
 
     python tools/train_dice.py [--scenes 1500] [--real ../shared/data/dice/nell-byler-d6] [--photo-variants 8]
-                               [--finder-epochs 16] [--reader-epochs 16] [--out vision/dice/models]
+                               [--finder-epochs 16] [--reader-epochs 12] [--out vision/dice/models]
                                [--cache DIR] [--only finder|reader] [--threads 2]
 
 Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at run time):
@@ -9,7 +9,7 @@ Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at
 * the finder: the picture at half size -> a heat map of die centres and each die's box size,
   one cell per 8 picture pixels (CenterNet-like); it learns pip, picture and sticker dice, so
   teaching picture dice uses it too;
-* the reader: one die cut out and scaled to 36 x 36 -> not a die, faces 1-6, a die that
+* the reader: one die cut out and scaled to 48 x 48 -> not a die, faces 1-6, a die that
   does not lie flat, or a flat die whose face is not pips (picture and sticker dice).
 
 Training data: renders of :mod:`vision.synth.dice` (photo-like trays, the plain trays of the
@@ -21,7 +21,7 @@ reproduces the shipped files (up to the order of floating-point sums, which depe
 torch build and its threads). The shipped files came from the defaults, run as two processes
 (``--only reader --threads 1`` and ``--only finder --threads 1``) sharing ``--cache``: about 4
 minutes of data making (one process makes it, the second, started once the cache file is written,
-reads it), then about 70 minutes for the reader and 16 for the finder on two busy cores.
+reads it), then about 35 minutes for the reader and 16 for the finder on two busy cores.
 
 Training is a developer's tool and needs PyTorch, which the project does not depend on: make
 a virtual environment outside the project (``python3 -m venv`` in a folder of your choice),
@@ -50,7 +50,7 @@ from tools import dice_photos  # noqa: E402
 
 SEED = 20261129
 SCENES, VARIANTS = 1500, 8  # the shipped networks' training data: rendered scenes, looks at each real photo
-FINDER_EPOCHS, READER_EPOCHS = 16, 16
+FINDER_EPOCHS, READER_EPOCHS = 16, 12
 REAL = ROOT.parent / "shared/data/dice/nell-byler-d6"
 
 
