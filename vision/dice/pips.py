@@ -9,7 +9,8 @@ die after all. Both run in OpenCV (``cv2.dnn``): nothing else is needed on the P
 
 Confidence is the reader's probability for the face. A die it is unsure of is looked at
 again in its four quarter turns (:func:`vision.dice.net.read` with ``turns``); one still
-unsure is reported unreadable ("pips unclear") rather than guessed.
+unsure is reported unreadable ("pips unclear") rather than guessed, and one the reader thinks
+may be leaning (LEANING) is reported not lying flat rather than read.
 """
 
 from __future__ import annotations
