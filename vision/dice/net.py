@@ -150,22 +150,23 @@ def _find_near(image: np.ndarray, spots: list[Spot], min_score: float, die_px: f
     the whole picture once the windows cover most of it. A closer look costs the square of its scale,
     so a few dice in a large tray cost a few small windows instead."""
     h, w = image.shape[:2]
-    reach = int(np.ceil(NEAR_REACH * die_px / FINDER_DIE_PX))
-    near = np.zeros((h, w), np.uint8)
+    cell = 2 * FINDER_STRIDE * die_px / FINDER_DIE_PX  # the finder's coarsest cell, in picture pixels
+    reach = NEAR_REACH * die_px / FINDER_DIE_PX
+    # The windows are marked in whole cells of the picture: each then starts where a cell of the whole
+    # picture does, so the finder sees a die in it as it would in the whole picture (and the mask is small).
+    near = np.zeros((int(np.ceil(h / cell)), int(np.ceil(w / cell))), np.uint8)
     for spot in spots:
-        x, y = int(spot.center[0]), int(spot.center[1])
-        near[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1] = 1
+        x, y = spot.center
+        near[max(0, int((y - reach) // cell)):int((y + reach) // cell) + 1,
+             max(0, int((x - reach) // cell)):int((x + reach) // cell) + 1] = 1
     _, _, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
-    windows = stats[1:, :4]  # left, top, width, height of each group of overlapping windows
-    if int((windows[:, 2] * windows[:, 3]).sum()) > WHOLE_PICTURE * w * h:
+    windows = [(int(left * cell), int(top * cell), min(w, int(np.ceil((left + width) * cell))),
+                min(h, int(np.ceil((top + height) * cell)))) for left, top, width, height in stats[1:, :4]]
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in windows) > WHOLE_PICTURE * w * h:
         return _find_at(image, min_score, die_px)
     found = []
-    cell = 2 * FINDER_STRIDE * die_px / FINDER_DIE_PX  # the finder's coarsest cell, in picture pixels
-    for x0, y0, ww, hh in windows:
-        # Windows start on the whole picture's cell grid: the finder then sees a die as it would in the whole picture.
-        left, top = int(x0 // cell * cell), int(y0 // cell * cell)
-        ww, hh, x0, y0 = ww + x0 - left, hh + y0 - top, left, top
-        for s in _find_at(image[y0:y0 + hh, x0:x0 + ww], min_score, die_px):
+    for x0, y0, x1, y1 in windows:
+        for s in _find_at(image[y0:y1, x0:x1], min_score, die_px):
             bx, by, bw, bh = s.box
             found.append(Spot((s.center[0] + x0, s.center[1] + y0), (bx + x0, by + y0, bw, bh), s.score))
     return sorted(found, key=lambda s: -s.score)
