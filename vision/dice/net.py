@@ -194,10 +194,10 @@ def read(image: np.ndarray, spots: list[Spot], turns: tuple[int, ...] = (0,)) ->
     """For each spot, the reader's probabilities (len(spots) x READER_CLASSES), averaged over the
     die's quarter ``turns`` (each a view of the cut-out turned k quarter turns).
 
-    A die face looks the same every way round, so reading it in its four quarter turns and
-    averaging outvotes the reader's slips in one view. Four times the work, so kept for dice
-    it is unsure of at first (mirror images as well gained nothing more on the train split's
-    calibration photos).
+    A die face looks the same every way round, so reading it turned and averaging outvotes the
+    reader's slips in one view. More work per die, so kept for dice it is unsure of at first
+    (:data:`vision.dice.pips.SECOND_LOOK`; mirror images as well gained nothing on the train
+    split's calibration photos).
     """
     if not spots:
         return np.zeros((0, READER_CLASSES), np.float32)
