@@ -356,6 +356,29 @@ def _table(tops: dict[int, int]):
                          stable=True)
 
 
+def test_a_game_chosen_while_the_first_games_cards_load_keeps_its_own_cards(dashboard, page):
+    # A busy Pi answers out of order: the first game's cards, asked for as the page opens, arrive after
+    # the game the player chose meanwhile. The chosen game's cards stay on the page.
+    url, _ = dashboard
+    held = []
+    page.route(re.compile(r".*/api/cards/[a-z_]+$"),
+               lambda route: route.continue_() if route.request.url.endswith("/fable") else held.append(route))
+    page.goto(url + "/cards")
+    page.wait_for_selector("#card-game option[value='fable']", state="attached")
+    until(page, "document.querySelector('#card-game').value !== 'fable'")
+    page.select_option("#card-game", "fable")
+    page.wait_for_selector("article[data-key='1'] >> text=Edit")
+    assert len(held) == 1  # the first game's answer, still on its way
+    late = held[0].request.url
+    with page.expect_request_finished(lambda request: request.url == late):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.input_value("#card-game") == "fable"
+    assert page.locator("article[data-key='1']").count() == 1
+    assert page.text_content("#card-summary").startswith(page.evaluate(
+        "fetch('/api/cards/fable').then((r) => r.json()).then((d) => `${Object.keys(d.entries).length - d.unverified.length} of`)"))
+
+
 def test_a_purchase_seen_by_the_camera_appears_on_the_fable_page(dashboard, page, runtime):
     url, _ = dashboard
     page.set_viewport_size(PHONE)

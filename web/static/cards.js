@@ -4,6 +4,7 @@
 (() => {
   const { el, $, act, getJSON, say } = TC;
   let data = null;
+  let asked = 0;  // the latest request for a game's cards: an earlier answer arriving late is not shown
 
   async function loadTables() {
     const tables = await getJSON("/api/cards");
@@ -20,7 +21,10 @@
 
   async function load() {
     const game = $("card-game").value;
-    data = await getJSON(`/api/cards/${encodeURIComponent(game)}`);
+    const ticket = ++asked;
+    const answer = await getJSON(`/api/cards/${encodeURIComponent(game)}`);
+    if (ticket !== asked) return;  // another game was chosen meanwhile: its cards are the ones to show
+    data = answer;
     $("card-export").href = `/api/cards/${encodeURIComponent(game)}/export`;
     const total = Object.keys(data.entries).length;
     $("card-summary").textContent = `${total - data.unverified.length} of ${total} complete · ${data.entered.length} filled in by you`;
