@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.dice import FaceTemplates, PipReader, TaughtReader  # noqa: E402
+from vision.dice import FaceTemplates, PipReader, TaughtReader, net  # noqa: E402
 from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
 from vision.dice.scan import scan_marks, upright_patch  # noqa: E402
@@ -140,10 +140,10 @@ def taught_templates() -> FaceTemplates:
     return templates
 
 
-def real(root: Path, reader, split: str) -> dict:
+def real(root: Path, reader, split: str, fold: int = 0) -> dict:
     """The reader on the labelled photos of ``split`` (``test``; ``train`` or its parts ``fit`` / ``calibrate``)."""
     total: dict = {}
-    for name in dice_photos.names(root, split):
+    for name in dice_photos.names(root, split, fold):
         image = cv2.imread(str(root / "images" / name), cv2.IMREAD_COLOR)
         h, w = image.shape[:2]
         labelled = dice_photos.labels(root, name, (w, h))
@@ -157,13 +157,13 @@ def real(root: Path, reader, split: str) -> dict:
     return total
 
 
-def calibrate(root: Path, most_wrong: float = WRONG_TARGET) -> tuple[float, list[tuple[float, float, float]]]:
+def calibrate(root: Path, most_wrong: float = WRONG_TARGET, fold: int = 0) -> tuple[float, list[tuple[float, float, float]]]:
     """The least confidence threshold at which at most ``most_wrong`` of the dice of the train split's
     calibration photos (never trained on) are read wrong, and the sweep: (threshold, right, wrong).
     Each threshold is a whole reading, as the threshold also decides which dice get a second look."""
     sweep = []
     for threshold in np.round(np.arange(0.5, 0.97, 0.02), 2):
-        total = real(root, PipReader(min_confidence=float(threshold)), "calibrate")
+        total = real(root, PipReader(min_confidence=float(threshold)), "calibrate", fold)
         sweep.append((float(threshold), total["right"] / total["dice"], total["wrong"] / total["dice"]))
     chosen = next((t for t, _, w in sweep if w <= most_wrong), sweep[-1][0])
     return chosen, sweep
@@ -303,13 +303,18 @@ def main(argv=None) -> int:
     parser.add_argument("--scenes", type=int, default=300, help="synthetic trays per kind")
     parser.add_argument("--calibrate", action="store_true",
                         help="only choose the pip reader's confidence threshold on the train split's calibration photos")
+    parser.add_argument("--fold", type=int, default=0,
+                        help="with --calibrate: the train split's fifth kept out (tools/train_dice.py --fold)")
+    parser.add_argument("--models", type=Path, help="with --calibrate: a folder with both networks' files (default: the shipped ones)")
     parser.add_argument("--timing", action="store_true", help="only the speed table")
     parser.add_argument("--real", type=Path,
                         default=Path(__file__).resolve().parent.parent.parent / "shared/data/dice/nell-byler-d6")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.calibrate:
-        chosen, sweep = calibrate(args.real)
+        if args.models:  # networks trained with tools/train_dice.py --fold, checked on their own calibration photos
+            net.MODELS = args.models
+        chosen, sweep = calibrate(args.real, fold=args.fold)
         for threshold, right, wrong in sweep:
             print(f"threshold {threshold:.2f}: right {100 * right:.2f}%, wrong {100 * wrong:.2f}%")
         print(f"least threshold with at most {100 * WRONG_TARGET:.1f}% wrong: {chosen:.2f}")

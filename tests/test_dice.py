@@ -88,6 +88,14 @@ def test_a_big_die_is_cut_out_as_a_blur_of_the_whole_picture_would_be(enlarge):
         assert difference.mean() < 1.0 and np.percentile(difference, 99) <= 6  # measured: 0.74 and 5 at most
 
 
+def test_a_cut_out_beside_the_picture_repeats_its_edge():
+    image = np.zeros((120, 160, 3), np.uint8)
+    image[:, -1] = (0, 0, 255)  # the right-hand edge is red
+    for side in (30, 200, 600):  # drawn as it is, blurred, halved first
+        crop = crop_die(image, (160 + 2 * side, 60), side)
+        assert crop.shape == (READER_PX, READER_PX, 3) and np.all(crop[..., 2] > 200)
+
+
 def test_cocked_die_is_unreadable_not_guessed():
     flagged = 0
     for seed in range(10):

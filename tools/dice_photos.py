@@ -26,15 +26,20 @@ class LabelledDie:
     partial: bool  # cut by the photo's edge: neither counted nor held against a reader
 
 
-def names(root: Path, split: str) -> list[str]:
-    """Photo names of ``split``: ``train``, ``test``, or the train split's ``fit`` / ``calibrate`` parts."""
+def names(root: Path, split: str, fold: int = 0) -> list[str]:
+    """Photo names of ``split``: ``train``, ``test``, or the train split's ``fit`` / ``calibrate`` parts.
+
+    ``fold`` picks which fifth of the train split is ``calibrate`` (the shipped networks: fold 0); a
+    network trained on another fold's ``fit`` is checked on that fold's ``calibrate``, so that more
+    real dice than one fifth measure a threshold's wrong faces."""
     wanted = "train" if split in ("fit", "calibrate") else split
     with open(Path(root) / "counts.csv", newline="") as f:
         found = sorted(row["image"] for row in csv.DictReader(f) if row["split"] == wanted)
     if split not in ("fit", "calibrate"):
         return found
     order = np.random.default_rng(SPLIT_SEED).permutation(len(found))
-    held = set(order[: round(CALIBRATION_SHARE * len(found))].tolist())
+    share = round(CALIBRATION_SHARE * len(found))
+    held = set(order[fold * share:(fold + 1) * share].tolist())
     return [n for i, n in enumerate(found) if (i in held) == (split == "calibrate")]
 
 

@@ -160,9 +160,10 @@ def _targets(image, dice, rng):
     return small, np.concatenate([heat[None], size, weight[None]]), crops, labels
 
 
-def make_data(scenes: int, real: Path | None, variants: int, workers: int = 2):
+def make_data(scenes: int, real: Path | None, variants: int, workers: int = 2, fold: int = 0):
     """Rendered scenes and, from ``real``, the train split's photos meant for fitting (each ``variants`` times)."""
-    jobs = [(str(real), name, v) for name in dice_photos.names(real, "fit") for v in range(variants)] if real else []
+    jobs = [(str(real), name, v) for name in dice_photos.names(real, "fit", fold)
+            for v in range(variants)] if real else []
     with Pool(workers) as pool:
         parts = pool.map(_samples, [SEED + i * 7 for i in range(scenes)], chunksize=8)
         parts += pool.map(_photo_samples, jobs, chunksize=4)
@@ -230,6 +231,8 @@ def main(argv=None) -> int:
     parser.add_argument("--reader-epochs", type=int, default=READER_EPOCHS)
     parser.add_argument("--out", type=Path, default=ROOT / "vision/dice/models")
     parser.add_argument("--cache", type=Path, help="keep the rendered training data in this folder for the next run")
+    parser.add_argument("--fold", type=int, default=0, help="which fifth of the train split is kept out for "
+                        "calibration (tools/dice_photos.py; the shipped networks: 0)")
     parser.add_argument("--only", choices=["finder", "reader"], help="train (and write) only this network")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (two runs, --only finder and "
                         "--only reader, with one thread each share two cores best)")
@@ -250,13 +253,14 @@ def main(argv=None) -> int:
     real = args.real if (args.real / "counts.csv").is_file() else None
     if real is None:
         print(f"no real photos at {args.real}: training on renders only", flush=True)
-    cache = args.cache and args.cache / f"dice-data-v2-{args.scenes}-{args.photo_variants if real else 0}.npz"
+    fold = f"-fold{args.fold}" if args.fold else ""
+    cache = args.cache and args.cache / f"dice-data-v2-{args.scenes}-{args.photo_variants if real else 0}{fold}.npz"
     if cache and cache.is_file():
         stored = np.load(cache, allow_pickle=False)
         finder_data = [(stored[f"image{i}"], stored[f"target{i}"]) for i in range(int(stored["scenes"]))]
         crops, labels = stored["crops"], stored["labels"]
     else:
-        finder_data, crops, labels = make_data(args.scenes, real, args.photo_variants)
+        finder_data, crops, labels = make_data(args.scenes, real, args.photo_variants, fold=args.fold)
         if cache:
             cache.parent.mkdir(parents=True, exist_ok=True)
             arrays = {f"image{i}": im for i, (im, _) in enumerate(finder_data)}

@@ -80,8 +80,9 @@ def crop_die(image: np.ndarray, center: tuple[float, float], side: float) -> np.
     interpolation = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
     if k < 0.7:  # shrinking a lot: smooth first (a Gaussian of 0.4 / k pixels) so pips do not alias away
         reach = side / 2 + 3 * 0.4 / k + 4  # the cut-out, and as far as the blurs and the warp look beyond it
-        x0, y0 = int(max(0, center[0] - reach)), int(max(0, center[1] - reach))
-        part = image[y0:int(center[1] + reach) + 1, x0:int(center[0] + reach) + 1]
+        h, w = image.shape[:2]  # a point beside the picture keeps the picture's nearest pixels (they are replicated)
+        x0, y0 = int(min(max(0, center[0] - reach), w - 1)), int(min(max(0, center[1] - reach), h - 1))
+        part = image[y0:max(y0 + 1, int(center[1] + reach) + 1), x0:max(x0 + 1, int(center[0] + reach) + 1)]
         center = (center[0] - x0, center[1] - y0)
         done = 0.0  # blur the part already has, in its pixels
         while k < HALVE_BELOW:  # a big die: halve first (a pyramid step blurs by 1 pixel, cheaply), then blur the rest
