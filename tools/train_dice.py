@@ -21,7 +21,9 @@ reproduces the shipped files (up to the order of floating-point sums, which depe
 torch build and its threads). The shipped files came from the defaults, run as two processes
 (``--only reader --threads 1`` and ``--only finder --threads 1``) sharing ``--cache``: about 4
 minutes of data making (one process makes it, the second, started once the cache file is written,
-reads it), then about 35 minutes for the reader and 16 for the finder on two busy cores.
+reads it), then about 35 minutes for the reader and 16 for the finder on two busy cores. (The
+shipped reader's cut-outs were made before big dice were halved by pyramid steps in
+:func:`vision.dice.net.crop_die`: a rerun sees pixels under a grey level apart on average.)
 
 Training is a developer's tool and needs PyTorch, which the project does not depend on: make
 a virtual environment outside the project (``python3 -m venv`` in a folder of your choice),
