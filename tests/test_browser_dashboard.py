@@ -541,3 +541,38 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
     finally:
         stop.set()
         feeder.join(2)
+
+
+def test_the_dice_chosen_last_stay_on_the_setup_page_when_an_earlier_answer_comes_late(dashboard, page):
+    # The game master goes back to pip dice, then to stickers at once; a busy Pi sends the dice
+    # settings read after the first change after those read after the second. Stickers stay chosen.
+    url, _ = dashboard
+    held, armed = [], []
+
+    def answer(route):
+        if armed and route.request.method == "GET":
+            held.append((route, route.fetch()))  # the answer as it was then, delivered later
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/api/dice$"), answer)
+    page.goto(url + "/setup")
+    page.wait_for_selector("#dice-aruco")
+    page.fill("#dice-aruco", "0=C 1=G")
+    page.click("text=Save the sticker table")
+    until(page, "document.querySelector('#dice-kind').value === 'aruco'")
+    armed.append(True)
+    page.select_option("#dice-kind", "pips")
+    for _ in range(TIMEOUT_MS // 20):  # the settings read after going back to pips, held
+        if held:
+            break
+        page.wait_for_timeout(20)
+    armed.clear()
+    page.click("text=Save the sticker table")
+    page.wait_for_selector("text=Sticker table saved")
+    until(page, "document.querySelector('#dice-kind').value === 'aruco'")
+    route, late = held[0]
+    with page.expect_request_finished(lambda request: request.url == route.request.url):
+        route.fulfill(response=late)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.input_value("#dice-kind") == "aruco"

@@ -206,9 +206,12 @@
   $("gm-lock").addEventListener("click", async () => { await act("/api/lock", {}); showLock(); });
 
   // -- the dice --
+  let diceAsked = 0;
   async function loadDice() {
+    const ticket = ++diceAsked;
     let dice;
     try { dice = await getJSON("/api/dice"); } catch (err) { return; }
+    if (ticket !== diceAsked) return;  // a later change is on its way: an earlier answer would undo it on the page
     const taught = Object.entries(dice.dice);
     const kind = el("select", { id: "dice-kind", "aria-label": "Which dice the camera reads" },
       dice.kinds.map((k) => el("option", { value: k, selected: k === dice.kind, text: { pips: "standard pip dice (1-6)", taught: "taught picture faces (Fandooble)", aruco: "ArUco stickers on the faces" }[k] || k })));
