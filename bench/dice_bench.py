@@ -1,6 +1,6 @@
 """Dice reading: accuracy on synthetic renders and on real photos, speed, and the odds' cost.
 
-    .venv/bin/python bench/dice_bench.py [--scenes 300] [--real ../shared/data/dice/nell-byler-d6] [--calibrate | --timing]
+    .venv/bin/python bench/dice_bench.py [--scenes 300] [--real ../shared/data/dice/nell-byler-d6] [--calibrate [--fold 0 1 --models DIR0 DIR1] | --timing]
 
 Prints one table. Ours (vision.dice; pips: two small networks trained on renders and real
 photos by tools/train_dice.py) is compared side by side with the usual hobby approach to the
@@ -46,6 +46,8 @@ from tools import dice_photos  # noqa: E402
 IOU_MATCH = 0.4
 IDENTITIES = Path(__file__).resolve().parent / "data" / "nell-byler-train-dice.csv"  # which labelled dice are one physical die
 WRONG_TARGET = 0.005  # wrong faces allowed on the calibration photos: half the target, a margin for new photos
+THRESHOLDS = np.round(np.arange(0.5, 0.97, 0.02), 2)
+SHIPPED_MODELS = net.MODELS
 
 
 class BlobDetectorReader:
@@ -157,16 +159,26 @@ def real(root: Path, reader, split: str, fold: int = 0) -> dict:
     return total
 
 
-def calibrate(root: Path, most_wrong: float = WRONG_TARGET, fold: int = 0) -> tuple[float, list[tuple[float, float, float]]]:
-    """The least confidence threshold at which at most ``most_wrong`` of the dice of the train split's
-    calibration photos (never trained on) are read wrong, and the sweep: (threshold, right, wrong).
-    Each threshold is a whole reading, as the threshold also decides which dice get a second look."""
-    sweep = []
-    for threshold in np.round(np.arange(0.5, 0.97, 0.02), 2):
-        total = real(root, PipReader(min_confidence=float(threshold)), "calibrate", fold)
-        sweep.append((float(threshold), total["right"] / total["dice"], total["wrong"] / total["dice"]))
-    chosen = next((t for t, _, w in sweep if w <= most_wrong), sweep[-1][0])
+def calibrate(root: Path, folds: list[tuple[int, Path | None]], most_wrong: float = WRONG_TARGET
+              ) -> tuple[float, list[tuple[float, list[dict]]]]:
+    """The least confidence threshold at which at most ``most_wrong`` of the dice of the calibration
+    photos (never trained on) are read wrong, counted over every fold in ``folds``: (fold, the folder of
+    the networks trained without it; None for the shipped ones, whose fold is 0). Returns it and the
+    sweep: (threshold, each fold's totals). Each threshold is a whole reading, as the threshold also
+    decides which dice get a second look. One fold is 308 dice, where one die is 0.3%: more folds pin
+    a half-percent rate better."""
+    totals = []
+    for fold, models in folds:
+        net.use_models(models or SHIPPED_MODELS)
+        totals.append([real(root, PipReader(min_confidence=float(t)), "calibrate", fold) for t in THRESHOLDS])
+    net.use_models(SHIPPED_MODELS)
+    sweep = [(float(t), [fold[i] for fold in totals]) for i, t in enumerate(THRESHOLDS)]
+    chosen = next((t for t, parts in sweep if _share(parts, "wrong") <= most_wrong), sweep[-1][0])
     return chosen, sweep
+
+
+def _share(parts: list[dict], key: str) -> float:
+    return sum(p[key] for p in parts) / sum(p["dice"] for p in parts)
 
 
 def _crop(image, box, margin: float = 1.0):
@@ -303,20 +315,27 @@ def main(argv=None) -> int:
     parser.add_argument("--scenes", type=int, default=300, help="synthetic trays per kind")
     parser.add_argument("--calibrate", action="store_true",
                         help="only choose the pip reader's confidence threshold on the train split's calibration photos")
-    parser.add_argument("--fold", type=int, default=0,
-                        help="with --calibrate: the train split's fifth kept out (tools/train_dice.py --fold)")
-    parser.add_argument("--models", type=Path, help="with --calibrate: a folder with both networks' files (default: the shipped ones)")
+    parser.add_argument("--fold", type=int, nargs="+", default=[0],
+                        help="with --calibrate: the train split's fifths kept out (tools/train_dice.py --fold), "
+                             "their wrong faces counted together")
+    parser.add_argument("--models", type=Path, nargs="+",
+                        help="with --calibrate: for each fold, a folder with both networks trained without it "
+                             "(default: the shipped ones, for fold 0)")
     parser.add_argument("--timing", action="store_true", help="only the speed table")
     parser.add_argument("--real", type=Path,
                         default=Path(__file__).resolve().parent.parent.parent / "shared/data/dice/nell-byler-d6")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.calibrate:
-        if args.models:  # networks trained with tools/train_dice.py --fold, checked on their own calibration photos
-            net.MODELS = args.models
-        chosen, sweep = calibrate(args.real, fold=args.fold)
-        for threshold, right, wrong in sweep:
-            print(f"threshold {threshold:.2f}: right {100 * right:.2f}%, wrong {100 * wrong:.2f}%")
+        models = args.models or [None] * len(args.fold)
+        if len(models) != len(args.fold):
+            parser.error("--models names one folder for each --fold")
+        chosen, sweep = calibrate(args.real, list(zip(args.fold, models)))
+        for threshold, parts in sweep:
+            folds = "; ".join(f"fold {f}: {p['right']} right, {p['wrong']} wrong of {p['dice']}"
+                              for f, p in zip(args.fold, parts))
+            print(f"threshold {threshold:.2f}: right {100 * _share(parts, 'right'):.2f}%, "
+                  f"wrong {100 * _share(parts, 'wrong'):.2f}% ({folds})")
         print(f"least threshold with at most {100 * WRONG_TARGET:.1f}% wrong: {chosen:.2f}")
         return 0
     templates = taught_templates()

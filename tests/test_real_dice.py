@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+import cv2
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -20,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dice_bench import BlobDetectorReader, real, taught_real  # noqa: E402
 
+from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
 
 # Measured on the test split: 306 of 308 found (99.4%), 294 read right (95.5%), 5 wrong faces (1.6%),
@@ -58,3 +60,24 @@ def test_real_dice_taught_from_three_photos_a_face_are_read_in_other_photos(dice
     assert ours["dice"] == TAUGHT_READ
     assert ours["right"] / ours["dice"] >= TAUGHT_RIGHT, ours
     assert ours["wrong"] <= TAUGHT_WRONG * ours["dice"], ours
+
+
+def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_say(dice_data):
+    train = set(dice_photos.names(dice_data, "train"))
+    assert dice_photos.label_fixes()
+    for (name, die), (labelled, face) in dice_photos.label_fixes().items():
+        assert name in train, f"{name} is not a train-split photo: the test split's labels are never fixed"
+        line = [li for li in (dice_data / "labels" / name).with_suffix(".txt").read_text().split("\n") if li.strip()][die]
+        assert str(int(line.split()[0]) + 1) == labelled != face
+        image = cv2.imread(str(dice_data / "images" / name))
+        assert dice_photos.labels(dice_data, name, image.shape[1::-1])[die].face == face
+
+
+def test_a_label_fix_is_dropped_once_the_data_set_says_otherwise(dice_data, tmp_path):
+    (name, die), (labelled, face) = next(iter(dice_photos.label_fixes().items()))
+    lines = [li for li in (dice_data / "labels" / name).with_suffix(".txt").read_text().split("\n") if li.strip()]
+    other = next(f for f in "123456" if f not in (labelled, face))
+    lines[die] = " ".join([str(int(other) - 1)] + lines[die].split()[1:])
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "labels" / name).with_suffix(".txt").write_text("\n".join(lines) + "\n")
+    assert dice_photos.labels(tmp_path, name, (640, 480))[die].face == other

@@ -102,6 +102,14 @@ def reader_input(crops: list[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(((batch - mean) / spread).transpose(0, 3, 1, 2))
 
 
+def use_models(folder: Path) -> None:
+    """Read both networks from ``folder`` from now on: a developer's check of networks trained
+    elsewhere (tools/train_dice.py --out), never used at the table."""
+    global MODELS
+    MODELS = Path(folder)
+    _net.cache_clear()
+
+
 @cache
 def _net(name: str):
     path = MODELS / f"{name}.onnx"
