@@ -23,10 +23,9 @@ those photos where no label names a die. Every random
 choice comes from a fixed seed, so a run reproduces the shipped files (up to the order of
 floating-point sums, which depends on the torch build and its threads). The shipped finder came from
 the defaults with ``--only finder --threads 1`` (16 minutes on a busy core; the finder learns no
-faces, so the label fixes and the reader's streaks and strays below leave its data as it was). The
-shipped reader came from ``--only reader --threads 1`` before the label fixes, the highlight streaks
-(``_streak``) and the strays (``_strays``) were added: a rerun trains a different reader (about 4
-minutes of data making, then 35 minutes on a busy core).
+faces, so the label fixes and the strays below leave its data as it was). The shipped reader came
+from ``--only reader --threads 1`` before the label fixes and the strays (``_strays``) were added: a
+rerun trains a different reader (about 4 minutes of data making, then 35 minutes on a busy core).
 
 The reader's confidence threshold (``vision/dice/pips.py``) is chosen on the wrong faces of two
 fifths of the train split that its networks never saw: the shipped reader's on fold 0, and those of
@@ -63,7 +62,6 @@ from tools import dice_photos  # noqa: E402
 SEED = 20261129
 SCENES, VARIANTS = 1500, 8  # the shipped networks' training data: rendered scenes, looks at each real photo
 FINDER_EPOCHS, READER_EPOCHS = 16, 12
-STREAK_SHARE = 0.12  # of the reader's training cut-outs, given a highlight streak (_streak)
 STRAY_OVERLAP = 0.2  # a finder's mark overlapping no labelled die more than this is no die (_strays)
 REAL = ROOT.parent / "shared/data/dice/nell-byler-d6"
 
@@ -313,26 +311,7 @@ def _augment_crops(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         batch = batch[:, :, ::-1]
     gain = rng.uniform(0.75, 1.25, (len(batch), 1, 1, 3)) * rng.uniform(0.9, 1.1, (len(batch), 1, 1, 1))
-    batch = batch.astype(np.float32) * gain
-    for i in np.flatnonzero(rng.random(len(batch)) < STREAK_SHARE):
-        batch[i] += _streak(batch.shape[1], rng)
-    return np.clip(batch, 0, 255).astype(np.uint8)
-
-
-def _streak(px: int, rng: np.random.Generator) -> np.ndarray:
-    """A glossy die's long highlight on its face (a light's reflection), drawn over a cut-out: a
-    bright, soft, narrow stroke that is no pip. Real photos show them on dark and translucent dice,
-    where the first readers counted one as another pip (a 4 read as 5)."""
-    die = px / CROP_GROW
-    centre = px / 2 + rng.uniform(-0.35, 0.35, 2) * die
-    length = die * rng.uniform(0.2, 0.4)  # half the stroke's length; its half width is at most a third of it
-    axes = (int(length), max(1, int(length * rng.uniform(0.1, 0.3))))
-    stroke = np.zeros((px, px), np.float32)
-    cv2.ellipse(stroke, (int(centre[0]), int(centre[1])), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1,
-                cv2.LINE_AA)
-    stroke = cv2.GaussianBlur(stroke, (0, 0), max(0.5, die * 0.02))
-    tint = rng.uniform(0.85, 1.0, 3) * rng.uniform(80, 220)
-    return stroke[..., None] * tint
+    return np.clip(batch.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
 def train_reader(model, crops, labels, epochs: int) -> None:
