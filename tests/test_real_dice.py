@@ -24,9 +24,10 @@ from dice_bench import BlobDetectorReader, real, taught_real  # noqa: E402
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
 
-# Measured on the test split: 306 of 308 found (99.4%), 294 read right (95.5%), 5 wrong faces (1.6%),
-# 4 false dice. The issue's 95% right is reached; its wrong-face target (at most 1%) is not: the
-# threshold chosen on the calibration photos (1 wrong of 308 there) lets 5 wrong faces through here.
+# Measured on the test split: 306 of 308 found (99.4%), 294 read right (95.5%), 6 wrong faces (1.95%),
+# 2 false dice. The issue's 95% right is reached; its wrong-face target (at most 1%) is not: the
+# threshold chosen on the calibration photos (1 wrong of 600 on two folds there, labels fixed) lets 6 wrong
+# faces through here, at least 2 of them dice whose test label names another face than the photo shows.
 FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.02, 0.02
 # Taught dice: measured 61 of 66 read right (92.4%), 1 wrong; the issue asks for 98% and 0.5%. (66, not 68:
 # teaching refuses four photos, a rival die in the crop or a die taken as not lying flat, two more than with
