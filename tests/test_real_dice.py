@@ -68,7 +68,7 @@ def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_
     assert dice_photos.label_fixes()
     for (name, die), (labelled, face) in dice_photos.label_fixes().items():
         assert name in train, f"{name} is not a train-split photo: the test split's labels are never fixed"
-        line = [li for li in (dice_data / "labels" / name).with_suffix(".txt").read_text().split("\n") if li.strip()][die]
+        line = dice_photos.label_lines(dice_data, name)[die]
         assert str(int(line.split()[0]) + 1) == labelled != face
         image = cv2.imread(str(dice_data / "images" / name))
         assert dice_photos.labels(dice_data, name, image.shape[1::-1])[die].face == face
@@ -76,7 +76,7 @@ def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_
 
 def test_a_label_fix_is_dropped_once_the_data_set_says_otherwise(dice_data, tmp_path):
     (name, die), (labelled, face) = next(iter(dice_photos.label_fixes().items()))
-    lines = [li for li in (dice_data / "labels" / name).with_suffix(".txt").read_text().split("\n") if li.strip()]
+    lines = dice_photos.label_lines(dice_data, name)
     other = next(f for f in "123456" if f not in (labelled, face))
     lines[die] = " ".join([str(int(other) - 1)] + lines[die].split()[1:])
     (tmp_path / "labels").mkdir()

@@ -57,8 +57,7 @@ def labels(root: Path, name: str, size: tuple[int, int]) -> list[LabelledDie]:
     w, h = size
     fixes = label_fixes()
     out = []
-    lines = [line for line in (Path(root) / "labels" / name).with_suffix(".txt").read_text().split("\n") if line.strip()]
-    for i, line in enumerate(lines):
+    for i, line in enumerate(label_lines(root, name)):
         cls, cx, cy, bw, bh = (float(v) for v in line.split())
         box = (round((cx - bw / 2) * w), round((cy - bh / 2) * h), round(bw * w), round(bh * h))
         whole = box[0] >= 0 and box[1] >= 0 and box[0] + box[2] <= w and box[1] + box[3] <= h
@@ -66,6 +65,11 @@ def labels(root: Path, name: str, size: tuple[int, int]) -> list[LabelledDie]:
         labelled, fixed = fixes.get((name, i), (face, face))
         out.append(LabelledDie(fixed if labelled == face else face, box, not whole))
     return out
+
+
+def label_lines(root: Path, name: str) -> list[str]:
+    """The label file's lines of photo ``name``, one die each (YOLO: ``class cx cy w h``)."""
+    return [line for line in (Path(root) / "labels" / name).with_suffix(".txt").read_text().split("\n") if line.strip()]
 
 
 @lru_cache(maxsize=1)
