@@ -67,16 +67,17 @@ def cluster(feats: np.ndarray, k: int) -> np.ndarray:
     return lab.ravel()
 
 
-def sheet(items: list[tuple[str, np.ndarray]]) -> np.ndarray:
-    """A grid of enlarged crops, each with its caption written under it."""
-    rows = (len(items) + COLUMNS - 1) // COLUMNS
-    out = np.full((rows * (CELL + CAPTION), COLUMNS * CELL, 3), 255, np.uint8)
+def sheet(items: list[tuple[str, np.ndarray]], cell: int = CELL) -> np.ndarray:
+    """A grid of crops enlarged to ``cell`` pixels, each with its caption written under it."""
+    columns = max(1, min(COLUMNS, len(items)))
+    rows = (len(items) + columns - 1) // columns
+    out = np.full((rows * (cell + CAPTION), columns * cell, 3), 255, np.uint8)
     for n, (caption, crop) in enumerate(items):
-        r, c = divmod(n, COLUMNS)
-        y, x = r * (CELL + CAPTION), c * CELL
-        big = cv2.resize(crop, (CELL - 4, CELL - 4), interpolation=cv2.INTER_CUBIC)
-        out[y + 2:y + CELL - 2, x + 2:x + CELL - 2] = big
-        cv2.putText(out, caption, (x + 3, y + CELL + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1)
+        r, c = divmod(n, columns)
+        y, x = r * (cell + CAPTION), c * cell
+        big = cv2.resize(crop, (cell - 4, cell - 4), interpolation=cv2.INTER_CUBIC)
+        out[y + 2:y + cell - 2, x + 2:x + cell - 2] = big
+        cv2.putText(out, caption, (x + 3, y + cell + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1)
     return out
 
 
