@@ -7,9 +7,10 @@ into the photos the networks learn from (``fit``) and the photos the reader's co
 threshold is chosen on (``calibrate``). The ``test`` split is for the headline figures only.
 
 A few labels of the train split name another face than the photo shows (found where a reader
-disagreed with its label, ``tools/dice_label_review.py``, then checked by eye). ``dice_photo_fixes.csv`` beside this file holds
-their faces, for training and for choosing the threshold; a fix applies only while the label
-file still says what the fix replaces, so a corrected data set makes it a no-op. The ``test``
+disagreed with its label, ``tools/dice_label_review.py``, then checked by eye).
+``dice_photo_fixes.csv`` beside this file holds their faces, for training and for choosing the
+threshold; a fix applies only while the label file still says what the fix replaces, so a
+corrected data set makes it a no-op. The ``test``
 split's labels are read as they are: its figures are never helped by a look at the reader's
 mistakes.
 """
