@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision.dice import ArucoReader, FaceTemplates, PipReader, TaughtReader, make_reader
+from vision.dice.faces import DESCRIPTOR, PAD
 from vision.dice.types import box_iou as iou
 from vision.dice.zone import placement
 from vision.dice.net import MODELS, READER_PX, crop_die
@@ -230,6 +231,30 @@ def test_green_and_red_dragons_are_told_apart_by_colour(templates):
     for seed in range(5):
         scene = render_tray(np.random.default_rng(seed), kind="fandooble", faces=["G", "R", "G", "R"])
         assert [d.face for _, d in matched(scene, TaughtReader(templates).read(scene.image))] == ["G", "R", "G", "R"]
+
+
+def test_a_face_that_only_one_odd_look_points_to_is_not_taken():
+    # Two looks taught of each face. The die read is nearest to one look of C (say one taken under a
+    # highlight), but both looks of G are nearer on average than both of C: one odd look must not decide.
+    rng = np.random.default_rng(5)
+    shape = (DESCRIPTOR + 2 * PAD, DESCRIPTOR + 2 * PAD, 3)
+
+    def look(like, spread):
+        return (like + rng.normal(0, spread, shape)).astype(np.float32)
+
+    def taught(second_look_of_c):
+        templates = FaceTemplates()
+        templates.add("dragon", "C", look(die, 1))
+        templates.add("dragon", "C", second_look_of_c, new_face=False)
+        templates.add("dragon", "G", look(die, 3))
+        templates.add("dragon", "G", look(die, 3), new_face=False)
+        return templates
+
+    die = look(0, 20)
+    [(_, face, nearest, other, outvoted)] = taught(look(0, 20)).match([die])  # C's second look: unlike the die
+    assert face == "C" and nearest < other and outvoted
+    [(_, face, _, _, outvoted)] = taught(look(die, 1)).match([die])  # like it: C wins on average too
+    assert face == "C" and not outvoted
 
 
 def test_teaching_needs_exactly_one_die():

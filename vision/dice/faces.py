@@ -6,7 +6,9 @@ colour kept: a green and a red dragon may share a drawing). Dice are found by th
 finder network as pip dice and turned square by their outline (:mod:`vision.dice.outline`),
 in teaching and in reading alike. Reading compares a die with every sample in its four
 quarter turns and shifts of up to two pixels and takes the nearest; the confidence is the
-margin to the nearest sample of a *different* face.
+margin to the nearest sample of a *different* face. The face's looks must also win on
+average: when another face's two nearest looks are nearer on average than this face's two, one
+odd look decided and the face is reported unclear rather than guessed.
 The templates also record which faces each die has (its face counts), which the
 odds need.
 """
@@ -34,6 +36,7 @@ BATCH = 8  # descriptors matched in one step (bounds the memory of a step on the
 CHECKED = 4  # per sample, the nearest turns and shifts by squared distance whose absolute difference is computed
 UNCLEAR = 0.3  # below this confidence a die's face is reported unclear, not guessed (renders: every wrong face fell below)
 MAX_DISTANCE = 40.0  # farther than this from every taught sample: not a taught face
+VOTERS = 2  # a face's this many nearest samples, on average, must be nearer than any other face's (see match)
 _WEIGHTS = np.array([0.3, 1.0, 1.0], np.float32)  # brightness counts less: light changes it most
 
 
@@ -91,9 +94,9 @@ class FaceTemplates:
         if new_face:
             self.dice[die] = self.dice.get(die, "") + face
 
-    def match(self, descriptors: list[np.ndarray]) -> list[tuple[str, str, float, float]]:
+    def match(self, descriptors: list[np.ndarray]) -> list[tuple[str, str, float, float, bool]]:
         """For each descriptor: (die, face, distance to the nearest sample, distance to the nearest sample
-        of another face).
+        of another face, whether another face's VOTERS nearest samples are nearer on average than this face's).
 
         A distance is the mean absolute difference at the best of the die's four quarter turns
         and the sample's shifts of up to PAD pixels. Those 100 comparisons per sample are first
@@ -105,6 +108,7 @@ class FaceTemplates:
         windows, windows_sq = self._windows()  # N x S x F, N x S
         n, shifts, size = windows.shape
         faces = np.array([face for _, face, _ in self.samples])
+        names, looks = _looks_by_face(faces)
         found = []
         for start in range(0, len(descriptors), BATCH):
             views = np.stack([_views(d) for d in descriptors[start:start + BATCH]]).reshape(-1, 4, size)  # D x 4 x F
@@ -116,11 +120,16 @@ class FaceTemplates:
             near_windows = windows[np.arange(n)[None, :, None], nearest // 4]
             near_views = views[np.arange(d)[:, None, None], nearest % 4]
             distances = np.abs(near_windows - near_views).mean(axis=3).min(axis=2)  # D x N
-            for row in distances:
+            # Each face's VOTERS nearest samples on average (fewer where it has fewer): D x faces
+            near = np.sort(np.pad(distances, ((0, 0), (0, 1)), constant_values=np.inf)[:, looks], axis=2)[:, :, :VOTERS]
+            counted = np.isfinite(near)
+            votes = np.where(counted, near, 0.0).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
+            for row, winner in zip(distances, names[np.argmin(votes, axis=1)]):
                 best = int(np.argmin(row))
                 others = row[faces != faces[best]]
                 die, face, _ = self.samples[best]
-                found.append((die, face, float(row[best]), float(others.min()) if others.size else float("inf")))
+                found.append((die, face, float(row[best]), float(others.min()) if others.size else float("inf"),
+                              winner != face))
         return found
 
     def _windows(self) -> tuple[np.ndarray, np.ndarray]:
@@ -132,6 +141,17 @@ class FaceTemplates:
                                 for dy in range(2 * PAD + 1) for dx in range(2 * PAD + 1)], axis=1)
             self._cache = (key, windows, (windows * windows).sum(axis=2))
         return self._cache[1], self._cache[2]
+
+
+def _looks_by_face(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The faces taught, and for each the indices of its samples (faces x most samples of a face), padded
+    with ``len(faces)``: the index of a column of infinite distance added beside the samples'."""
+    names = np.array(sorted(set(faces.tolist())))
+    groups = [np.flatnonzero(faces == name) for name in names]
+    looks = np.full((len(names), max(len(g) for g in groups)), len(faces))
+    for i, group in enumerate(groups):
+        looks[i, :len(group)] = group
+    return names, looks
 
 
 def _views(descriptor: np.ndarray) -> np.ndarray:
@@ -158,16 +178,16 @@ class TaughtReader:
         # Each die's squares (one, or two where its outline is faint), all matched in one step.
         squares = [(i, square) for i, spot in enumerate(spots) for square in die_squares(image, spot.center, spot.side)]
         matches = self.templates.match([describe_die(image, square) for _, square in squares])
-        nearest: dict[int, tuple[str, str, float, float]] = {}
+        nearest: dict[int, tuple[str, str, float, float, bool]] = {}
         for (i, _), match in zip(squares, matches):
             if i not in nearest or match[2] < nearest[i][2]:
                 nearest[i] = match
         return [self._verdict(*nearest[i]) for i in range(len(spots))]
 
-    def _verdict(self, die: str, face: str, nearest: float, other: float):
+    def _verdict(self, die: str, face: str, nearest: float, other: float, outvoted: bool):
         if nearest > MAX_DISTANCE:
             return None, 0.0, "not a taught face", None
-        confidence = float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))
+        confidence = 0.0 if outvoted else float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))
         if confidence < self.min_confidence:
             return None, confidence, "face unclear", die
         return face, confidence, "", die
