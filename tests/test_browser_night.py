@@ -121,8 +121,22 @@ def test_the_fandooble_decision_is_in_sight_without_scrolling(dashboard, page, r
     page.wait_for_selector("#steal:not([hidden])")
     _caught_up(page, runtime)  # the page laid out from the companion's latest state, not an earlier one
     assert page.evaluate("window.scrollY") == 0
-    assert _inside_the_screen(page, "#steal-buttons button >> nth=-1")
-    assert _inside_the_screen(page, "#steal-title")
+    assert _inside_the_screen(page, "#steal-buttons button >> nth=-1"), _layout(page, "#steal-buttons button:last-child")
+    assert _inside_the_screen(page, "#steal-title"), _layout(page, "#steal-title")
+
+
+def _layout(page, selector: str) -> str:
+    """Where ``selector`` is and how tall each part above it is: what pushed it out of sight, when it is."""
+    return str(page.evaluate("""(selector) => {
+        const at = (el) => el ? JSON.stringify(el.getBoundingClientRect()) : "absent";
+        const part = (s) => document.querySelector(s);
+        return {target: at(part(selector)), header: at(part("header")), banner: at(part("#banner")),
+                alerts: at(part("#alerts")), alertTexts: part("#alerts") ? part("#alerts").innerText.slice(0, 300) : "",
+                connection: part("#conn") ? part("#conn").textContent : "", firstCard: at(part("#fandooble .card")),
+                shown: Array.from(document.querySelectorAll("body *")).filter((el) => el.offsetParent !== null
+                    && el.getBoundingClientRect().top < 844 && el.children.length === 0 && el.textContent.trim())
+                    .map((el) => `${el.tagName}#${el.id}@${Math.round(el.getBoundingClientRect().top)}`).join(" ")};
+    }""", selector))
 
 
 def test_a_card_is_edited_on_a_phone(dashboard, page, runtime):
