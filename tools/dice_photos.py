@@ -10,9 +10,8 @@ A few labels of the train split name another face than the photo shows (found wh
 disagreed with its label, ``tools/dice_label_review.py``, then checked by eye).
 ``dice_photo_fixes.csv`` beside this file holds their faces, for training and for choosing the
 threshold; a fix applies only while the label file still says what the fix replaces, so a
-corrected data set makes it a no-op. The ``test``
-split's labels are read as they are: its figures are never helped by a look at the reader's
-mistakes.
+corrected data set makes it a no-op. The ``test`` split's labels are read as they are: its
+figures are never helped by a look at the reader's mistakes.
 """
 
 from __future__ import annotations

@@ -105,10 +105,8 @@ class FaceTemplates:
         """
         if not self.samples:
             raise ValueError("no faces are taught")
-        windows, windows_sq = self._windows()  # N x S x F, N x S
+        windows, windows_sq, faces, names, looks = self._prepared()
         n, shifts, size = windows.shape
-        faces = np.array([face for _, face, _ in self.samples])
-        names, looks = _looks_by_face(faces)
         found = []
         for start in range(0, len(descriptors), BATCH):
             views = np.stack([_views(d) for d in descriptors[start:start + BATCH]]).reshape(-1, 4, size)  # D x 4 x F
@@ -132,15 +130,18 @@ class FaceTemplates:
                               winner != face))
         return found
 
-    def _windows(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every sample at every shift, flattened (N x S x F), and their squared lengths; kept until a sample is added."""
+    def _prepared(self) -> tuple[np.ndarray, ...]:
+        """What matching needs of the samples, kept until a sample is added: every sample at every shift,
+        flattened (N x S x F), their squared lengths (N x S), each sample's face (N), and the faces with
+        their samples' indices (:func:`_looks_by_face`)."""
         key = (id(self.samples), len(self.samples))
         if self._cache is None or self._cache[0] != key:
             stack = np.stack([s[2] for s in self.samples])  # N x D+2P x D+2P x 3
             windows = np.stack([stack[:, dy:dy + DESCRIPTOR, dx:dx + DESCRIPTOR].reshape(len(stack), -1)
                                 for dy in range(2 * PAD + 1) for dx in range(2 * PAD + 1)], axis=1)
-            self._cache = (key, windows, (windows * windows).sum(axis=2))
-        return self._cache[1], self._cache[2]
+            faces = np.array([face for _, face, _ in self.samples])
+            self._cache = (key, windows, (windows * windows).sum(axis=2), faces, *_looks_by_face(faces))
+        return self._cache[1:]
 
 
 def _looks_by_face(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
