@@ -10,8 +10,8 @@ tables, translucent and marbled dice; seeds the training never used). Of the rea
 ``test`` split is evaluation only; the networks were trained on part of the ``train`` split
 (tools/dice_photos.py), and the reader's confidence threshold chosen on the rest of it
 (``--calibrate``). Taught dice are measured on crops of the train split around four physical
-dice told apart by eye (bench/data/nell-byler-train-dice.csv): three photos a face taught, the
-others read. A die counts as found when
+dice told apart by eye (bench/data/nell-byler-train-dice.csv): as many photos a face taught as the
+companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer; the others read. A die counts as found when
 a reported box overlaps its label with IoU >= 0.4; a reported readable die that overlaps no label is a
 false die; dice cut by the picture's edge are neither counted nor held against the reader.
 Speed is one core's: OpenCV and the matrix library (OpenBLAS) each run one thread, each tray
@@ -36,6 +36,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from companion.teach import DEFAULT_LOOKS  # noqa: E402
 from vision.dice import FaceTemplates, PipReader, TaughtReader, net  # noqa: E402
 from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
@@ -201,7 +202,7 @@ def _alone(image, others, box):
     return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
 
 
-def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = 3) -> tuple[dict, float]:
+def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS) -> tuple[dict, float]:
     """Taught dice on real photos (train split only): ``identities`` names the physical die of some of its
     labelled dice (checked by eye, tools/dice_identity.py). Each face of each such die is taught from
     its first ``looks`` photos (a crop around the die on its table, the other dice painted over; a
@@ -355,8 +356,9 @@ def main(argv=None) -> int:
         for split in ("test", "calibrate"):
             print(row(f"real nell-byler-d6 {split} / ours", real(args.real, PipReader(), split)))
             print(row(f"real nell-byler-d6 {split} / SimpleBlobDetector", real(args.real, BlobDetectorReader(), split)))
-        taught, teach_ms = taught_real(args.real)
-        print(row("real dice taught from 3 photos a face (train split) / ours (taught)", taught))
+        for looks in (DEFAULT_LOOKS - 1, DEFAULT_LOOKS):  # the default, and why not one look fewer
+            taught, teach_ms = taught_real(args.real, looks=looks)
+            print(row(f"real dice taught from {looks} photos a face (train split) / ours (taught)", taught))
     else:
         print(f"| real photos | not present at {args.real} | | | | | | |")
     print()

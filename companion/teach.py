@@ -24,6 +24,10 @@ from companion.errors import SetupError
 
 MAX_FACES = 20  # a d20 is the most faces a die on the table has
 MAX_LOOKS = 5
+# Pictures of each face taught by default. Real dice taught from 2 photos a face read 6 of their 91 other photos
+# with a wrong face; from 3, none of 66 (bench/dice_bench.py, the real taught rows): a die seen at an angle is
+# cut out a little off-centre now and then, and a third look outvotes one such look.
+DEFAULT_LOOKS = 3
 DEFAULT_TIMEOUT_S = 60.0
 
 WAITING_FOR_MOTION = "waiting_for_motion"
@@ -107,7 +111,7 @@ class DiceTeacher:
         not the cards, tags and clutter around it. None: the whole picture.
     """
 
-    def __init__(self, die: str, faces: str, *, looks: int = 2, keep=None,
+    def __init__(self, die: str, faces: str, *, looks: int = DEFAULT_LOOKS, keep=None,
                  save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None,
                  zone=None):

@@ -501,6 +501,7 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
     die is 'set down' with each face in turn. The page follows the steps without reloading."""
     import time
 
+    from companion.teach import DEFAULT_LOOKS
     from hardware.camera.base import Frame
     from vision.synth.dice import render_face_photo
 
@@ -523,6 +524,7 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         page.select_option("#teach-die", "special")
         assert page.input_value("#teach-faces") == "FFKKWW"
         page.fill("#teach-faces", "fkw")
+        assert page.input_value("#teach-looks") == str(DEFAULT_LOOKS)  # what the form proposes
         page.fill("#teach-looks", "1")
         page.click("#teach-start")
         page.wait_for_selector("#teach-prompt >> text=die special, face 1 of 3: put the Fandooble face up in the tray")

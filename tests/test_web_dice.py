@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from companion.teach import DEFAULT_LOOKS
 from hardware.camera.base import Frame
 from tests.test_web_support import (  # noqa: F401  (fixtures)
     app,
@@ -148,7 +149,7 @@ def test_one_teaching_at_a_time_and_cancel_stores_nothing(client, runtime, camer
     assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"}).status_code == 202
     busy = client.post("/api/dice/teach", json={"die": "special", "faces": "FFKKWW"})
     assert busy.status_code == 409 and busy.get_json()["reason"] == "busy"
-    assert "picture 1 of 12" in busy.get_json()["error"]
+    assert f"picture 1 of {6 * DEFAULT_LOOKS}" in busy.get_json()["error"]  # six faces, the default looks each
     camera.scene = render_face_photo(np.random.default_rng(4), "C")
     wait_for(client, lambda s: s["learned"] == 1)
     cancelled = client.post("/api/dice/teach/cancel")

@@ -208,13 +208,13 @@ def teaching_status():
 @bp.post("/teach")
 @game_master
 def start_teaching():
-    """``{"die": "dragon", "faces": "CCGGRR", "looks": 2, "add": true}``: teach one die with the camera."""
-    from companion.teach import BadTeaching, DiceTeacher
+    """``{"die": "dragon", "faces": "CCGGRR", "looks": 3, "add": true}``: teach one die with the camera."""
+    from companion.teach import DEFAULT_LOOKS, BadTeaching, DiceTeacher
 
     body = json_body()
     die = text(body, "die", max_len=20)
     faces = text(body, "faces", max_len=60)
-    looks = body.get("looks", 2)
+    looks = body.get("looks", DEFAULT_LOOKS)
     if isinstance(looks, bool) or not isinstance(looks, int):
         refuse(400, "'looks' is the number of pictures per face: a whole number from 1 to 5", "bad_field",
                field="looks")

@@ -53,7 +53,9 @@ def cards():
 
 @bp.get("/setup")
 def setup():
-    return _page("setup", "Setup")
+    from companion.teach import DEFAULT_LOOKS
+
+    return _page("setup", "Setup", default_looks=DEFAULT_LOOKS)
 
 
 @bp.get("/<name>")

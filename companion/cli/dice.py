@@ -17,6 +17,7 @@ from pathlib import Path
 from companion.cli.common import add_data_dir, data_dir, print_json
 from companion.dicestore import KINDS, DiceStore
 from companion.errors import ConfigError, SetupError
+from companion.teach import DEFAULT_LOOKS
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 _NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\d+)(?:_(?P<look>\d+))?$")
@@ -33,7 +34,8 @@ def register(sub) -> None:
     teach.add_argument("--images", type=Path, help="learn from photos named <die>_<face>_<n>[_<look>].png instead")
     teach.add_argument("--die", default="dragon", help="the die being taught with the camera (default dragon)")
     teach.add_argument("--faces", help="its faces in the order you will show them, e.g. CCGGRR")
-    teach.add_argument("--looks", type=int, default=2, help="pictures per face, turning the die between (default 2)")
+    teach.add_argument("--looks", type=int, default=DEFAULT_LOOKS,
+                       help=f"pictures per face, turning the die between (default {DEFAULT_LOOKS})")
     teach.add_argument("--camera", dest="backend", help="camera backend (default: the configuration's)")
     teach.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each face (default 60)")
     teach.add_argument("--add", action="store_true", help="keep what was taught before (another die)")

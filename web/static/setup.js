@@ -256,7 +256,7 @@
     ev.preventDefault();
     $("teach-start").disabled = true;
     const body = { die: $("teach-die").value, faces: $("teach-faces").value.trim(),
-                   looks: Number($("teach-looks").value) || 2, add: $("teach-add").checked };
+                   looks: Number($("teach-looks").value) || Number($("teach-looks").defaultValue), add: $("teach-add").checked };
     const started = await act("/api/dice/teach", body);
     $("teach-start").disabled = false;
     if (started) showTeaching(started.teaching);
