@@ -132,14 +132,19 @@ def photo_like(reader, scenes: int, size=(640, 480)) -> dict:
     return total
 
 
+# Fandooble's two dice as the Setup page suggests teaching them (web/static/setup.js): each picture on two faces
+FANDOOBLE_DICE = {"dragon": "CCGGRR", "special": "FFKKWW"}
+
+
 def taught_templates() -> FaceTemplates:
-    """Teach each Fandooble face from two renders, as `companion dice teach` would on one table."""
+    """Teach Fandooble's dice as the companion does on one table: every face of each die, DEFAULT_LOOKS
+    renders of each (36 samples; the taught reader's time grows with them)."""
     templates = FaceTemplates()
     rng = np.random.default_rng(7)
-    for face in FANDOOBLE_FACES:
-        for look in range(2):
-            die = "dragon" if face in "CGR" else "special"
-            templates.learn(die, face, render_face_photo(rng, face, table="grey"), new_face=look == 0)
+    for die, faces in FANDOOBLE_DICE.items():
+        for face in faces:
+            for look in range(DEFAULT_LOOKS):
+                templates.learn(die, face, render_face_photo(rng, face, table="grey"), new_face=look == 0)
     return templates
 
 
@@ -304,7 +309,8 @@ def print_timing(templates: FaceTemplates) -> None:
     print("|---|---|---|")
     for name, reader, photo in (("ours (pips), plain trays", PipReader(), False),
                                 ("SimpleBlobDetector, plain trays", BlobDetectorReader(), False),
-                                ("ours (taught faces, 12 samples), plain trays", TaughtReader(templates), False),
+                                (f"ours (taught faces, {len(templates.samples)} samples), plain trays",
+                                 TaughtReader(templates), False),
                                 ("ours (pips), photo-like trays (1-25 dice)", PipReader(), True),
                                 ("SimpleBlobDetector, photo-like trays (1-25 dice)", BlobDetectorReader(), True)):
         median, most = timing(reader, photo=photo)

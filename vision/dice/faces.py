@@ -107,17 +107,22 @@ class FaceTemplates:
             raise ValueError("no faces are taught")
         windows, windows_sq, faces, names, looks = self._prepared()
         n, shifts, size = windows.shape
+        flat = windows.reshape(n * shifts, size)
         found = []
         for start in range(0, len(descriptors), BATCH):
             views = np.stack([_views(d) for d in descriptors[start:start + BATCH]]).reshape(-1, 4, size)  # D x 4 x F
             d = len(views)
             # |window - view|^2 less |view|^2 (the same for every window): D x N x (S * 4), shift-major
-            squared = windows_sq.reshape(-1, 1) - 2.0 * (windows.reshape(n * shifts, size) @ views.reshape(-1, size).T)
+            squared = windows_sq.reshape(-1, 1) - 2.0 * (flat @ views.reshape(-1, size).T)
             squared = squared.reshape(n, shifts, d, 4).transpose(2, 0, 1, 3).reshape(d, n, shifts * 4)
             nearest = np.argpartition(squared, CHECKED, axis=2)[:, :, :CHECKED]  # D x N x CHECKED
-            near_windows = windows[np.arange(n)[None, :, None], nearest // 4]
-            near_views = views[np.arange(d)[:, None, None], nearest % 4]
-            distances = np.abs(near_windows - near_views).mean(axis=3).min(axis=2)  # D x N
+            rows = np.arange(n)[:, None] * shifts + nearest // 4  # each one's window, a row of flat
+            distances = np.empty((d, n), np.float32)
+            for j in range(d):  # one descriptor at a time, in place: the whole batch's copies of the windows
+                # (several MB, made afresh for every tray) cost twice the arithmetic on a 36-sample set
+                difference = flat[rows[j]]  # N x CHECKED x F
+                difference -= views[j][nearest[j] % 4]
+                distances[j] = np.abs(difference, out=difference).mean(axis=2).min(axis=1)
             # Each face's VOTERS nearest samples on average (fewer where it has fewer): D x faces
             near = np.sort(np.pad(distances, ((0, 0), (0, 1)), constant_values=np.inf)[:, looks], axis=2)[:, :, :VOTERS]
             counted = np.isfinite(near)
