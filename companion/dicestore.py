@@ -156,8 +156,10 @@ class DiceStore:
         """What ``companion dice show`` prints."""
         settings = self.settings()
         stale = {"problem": STALE} if _taught_by_older_version(settings) else {}
+        advice = _few_looks(settings)
         return {
             **stale,
+            **({"advice": advice} if advice else {}),
             "kind": settings["kind"],
             "directory": str(self.root),
             "dice": {die: {"faces": f, "counts": self.face_counts()[die]} for die, f in settings["dice"].items()},
@@ -165,6 +167,23 @@ class DiceStore:
             "face_table": settings["face_table"],
             "game_options": self.game_options(),
         }
+
+
+def _few_looks(settings: dict) -> str | None:
+    """What to do when a die's faces were pictured fewer times each than teaching asks for now (dice taught
+    before the default rose, or from too few photos): they still read, with more wrong faces."""
+    from companion.teach import DEFAULT_LOOKS
+
+    few = []
+    for die, faces in settings["dice"].items():
+        looks = sum(1 for name, _ in settings["samples"] if name == die) // max(len(faces), 1)
+        if faces and looks < DEFAULT_LOOKS:
+            few.append(f"{die} ({looks} a face)")
+    if not few:
+        return None
+    return (f"taught from fewer pictures a face than the {DEFAULT_LOOKS} teaching takes now: {', '.join(few)}. "
+            "Teach them again for fewer wrong faces at the table (on real photos two pictures a face read "
+            "about one die in fifteen wrong)")
 
 
 def _taught_by_older_version(settings: dict) -> bool:

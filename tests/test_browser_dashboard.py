@@ -538,6 +538,8 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
         assert page.text_content("#teach-prompt") == "die special learned: 1× Fandooble, 1× knight, 1× wizard"
         page.wait_for_selector("#teach li >> text=special: 1× Fandooble, 1× knight, 1× wizard")
+        # one picture a face is fewer than teaching takes by default: the page says to teach again
+        assert "special (1 a face)" in page.text_content("#dice-advice")
         assert page.text_content("#teach-count") == "3 of 3 pictures taken"
         assert page.is_visible("#teach-start") and not page.is_visible("#teach-cancel")
     finally:

@@ -8,6 +8,7 @@ import pytest
 from companion.dicestore import DiceStore
 from companion.teach import (
     CANCELLED,
+    DEFAULT_LOOKS,
     DONE,
     FAILED,
     LEARNED,
@@ -17,7 +18,7 @@ from companion.teach import (
     DiceTeacher,
     checked_request,
 )
-from vision.dice.faces import TaughtReader
+from vision.dice.faces import FaceTemplates, TaughtReader
 from vision.synth.dice import render_face_photo, render_tray
 
 EMPTY = np.full((240, 320, 3), (150, 150, 146), np.uint8)
@@ -77,6 +78,20 @@ def test_each_face_is_asked_for_and_taken_once_the_die_lies_still(rng, store):
     assert status["message"] == "die dragon learned: 2× treasure chest, 2× green dragon, 2× red dragon"
     assert store.face_counts() == {"dragon": {"C": 2, "G": 2, "R": 2}}
     assert store.kind == "taught"
+
+
+def test_dice_taught_from_fewer_pictures_a_face_than_teaching_takes_now_are_advised_to_be_taught_again(rng, store):
+    templates = FaceTemplates()
+    for look in range(DEFAULT_LOOKS):
+        for face in "FKW":
+            templates.learn("special", face, render_face_photo(rng, face), new_face=look == 0)
+        if look == DEFAULT_LOOKS - 2:  # one picture a face fewer than teaching takes
+            store.save_templates(templates)
+            advice = store.describe()["advice"]
+            assert f"special ({DEFAULT_LOOKS - 1} a face)" in advice and "Teach them again" in advice
+            assert TaughtReader(store.load_templates()).read(render_face_photo(rng, "K")).dice[0].face == "K"
+    store.save_templates(templates)
+    assert "advice" not in store.describe()
 
 
 def test_several_looks_per_face_count_each_face_once_and_read_new_pictures(rng, store):
