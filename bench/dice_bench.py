@@ -11,9 +11,10 @@ tables, translucent and marbled dice; seeds the training never used). Of the rea
 (tools/dice_photos.py), and the reader's confidence threshold chosen on the rest of it
 (``--calibrate``). Taught dice are measured on crops of the train split around four physical
 dice told apart by eye (bench/data/nell-byler-train-dice.csv): as many photos a face taught as the
-companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer; the others read. A die counts as found when
-a reported box overlaps its label with IoU >= 0.4; a reported readable die that overlaps no label is a
-false die; dice cut by the picture's edge are neither counted nor held against the reader.
+companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer; the others read.
+A die counts as found when a reported box overlaps its label with IoU >= 0.4; a reported readable
+die that overlaps no label is a false die; dice cut by the picture's edge are neither counted nor
+held against the reader.
 Speed is one core's: OpenCV and the matrix library (OpenBLAS) each run one thread, each tray
 is read three times and its fastest read counts (the machine is shared).
 """
@@ -41,7 +42,7 @@ from vision.dice import FaceTemplates, PipReader, TaughtReader, net  # noqa: E40
 from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
 from vision.dice.scan import scan_marks, upright_patch  # noqa: E402
-from vision.synth.dice import FANDOOBLE_FACES, TABLE_COLOURS, render_face_photo, render_photo, render_tray  # noqa: E402
+from vision.synth.dice import TABLE_COLOURS, render_face_photo, render_photo, render_tray  # noqa: E402
 from tools import dice_photos  # noqa: E402
 
 IOU_MATCH = 0.4
