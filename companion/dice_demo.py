@@ -148,6 +148,7 @@ def teach_demo_dice(store, script: DiceScript) -> bool:
     """Teach the demo's rendered dice into ``store`` (a :class:`companion.dicestore.DiceStore`) when no
     usable faces are taught there (none, or taught by an older version that cut dice out otherwise);
     True when it did."""
+    from companion.teach import DEFAULT_LOOKS
     from vision.dice.faces import FaceTemplates
     from vision.synth.dice import render_face_photo
 
@@ -159,7 +160,7 @@ def teach_demo_dice(store, script: DiceScript) -> bool:
     templates = FaceTemplates()
     for die, faces in games.get(DEMO_GAME).DICE.dice.items():
         for face in faces:
-            for look in range(2):
+            for look in range(DEFAULT_LOOKS):  # as teaching does: the Setup page has nothing to advise
                 photo = render_face_photo(rng, face, size=(script.side * 5, script.side * 4), die_px=script.side,
                                           table=TABLE)
                 templates.learn(die, face, photo, new_face=look == 0)

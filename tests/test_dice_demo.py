@@ -53,6 +53,7 @@ def test_the_demo_teaches_its_dice_and_marks_its_tray_only_when_none_are(runtime
     demo = DiceDemoTable(runtime, size=(1280, 720), rolls=2)
     demo.prepare(store)
     assert store.kind == "taught" and store.options_for("fandooble")
+    assert "advice" not in store.describe()  # taught as the Setup page would: nothing to teach again
     assert runtime.config.get("table", "tray_px") == demo.script.tray_px
     taught_at = store.changed_at()
     runtime.config = runtime.config.with_changes({"table": {"tray_px": [[0, 0], [9, 0], [9, 9], [0, 9]]}})
