@@ -220,6 +220,21 @@ def test_taught_faces_are_read_at_any_turn_under_an_evenings_light(templates, li
         assert sorted(reading.faces) == sorted(FANDOOBLE_FACES), f"turned {turn} degrees: {reading.dice}"
 
 
+@pytest.mark.parametrize("veil", [0.3, 0.5])
+def test_taught_faces_are_read_through_glare_that_pales_their_drawing(templates, veil):
+    """A lamp's glare on the tray or a hazy camera cover lays a light veil over the picture: each face's
+    drawing is paler than when it was taught. (Compared at their own strength, as before, 59 of these 67
+    dice were read right under a veil of 0.3, and 41 under 0.5, 8 of them with a wrong face.)"""
+    right = total = 0
+    for seed in range(10):
+        scene = render_tray(np.random.default_rng(800 + seed), kind="fandooble", table="felt")
+        veiled = (scene.image.astype(np.float32) * (1 - veil) + 255 * veil).astype(np.uint8)
+        for face, die in matched(scene, TaughtReader(templates).read(veiled)):
+            total += 1
+            right += die is not None and die.face == face
+    assert right == total, f"{right}/{total}"
+
+
 def test_taught_dice_know_their_face_counts_and_which_die(templates):
     assert templates.face_counts("dragon") == {"C": 1, "G": 1, "R": 1}
     scene = render_tray(np.random.default_rng(2), kind="fandooble", faces=["R", "K"], table="felt")
