@@ -105,8 +105,8 @@ class FaceTemplates:
         """For each descriptor: (die, face, distance to the nearest sample, distance to the nearest sample
         of another face, whether another face's VOTERS nearest samples are nearer on average than this face's).
 
-        A distance is the mean absolute difference, both brought to one contrast (:func:`_at_contrast`),
-        at the best of the die's four quarter turns
+        A distance is the mean absolute difference between the die and a sample, both brought to one
+        contrast (:func:`_at_contrast`), at the best of the die's four quarter turns
         and the sample's shifts of up to PAD pixels. Those 100 comparisons per sample are first
         ranked by squared distance, one matrix product for all of them and every descriptor; the
         mean absolute difference is then computed for the few nearest of each sample only.
