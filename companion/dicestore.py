@@ -183,7 +183,7 @@ def _few_looks(settings: dict) -> str | None:
         return None
     return (f"taught from fewer pictures a face than the {DEFAULT_LOOKS} teaching takes now: {', '.join(few)}. "
             "Teach them again for fewer wrong faces at the table (on real photos two pictures a face read "
-            "about one die in fifteen wrong)")
+            "about one die in eighteen wrong)")
 
 
 def _taught_by_older_version(settings: dict) -> bool:

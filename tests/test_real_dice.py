@@ -61,7 +61,7 @@ def test_real_pip_photos_train_split(dice_data):
 def test_real_dice_taught_with_the_pictures_a_face_the_companion_asks_for_are_read_in_other_photos(dice_data):
     # Four physical dice of the train split told apart by eye (bench/data/nell-byler-train-dice.csv), each face
     # taught from as many photos as teaching asks for by default (companion.teach.DEFAULT_LOOKS): with one fewer,
-    # 6 of 91 are read with a wrong face.
+    # 5 of 91 are read with a wrong face.
     ours, teach_ms = taught_real(dice_data)
     assert ours["dice"] == TAUGHT_READ
     assert ours["right"] / ours["dice"] >= TAUGHT_RIGHT, ours
