@@ -15,8 +15,10 @@ companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer
 A die counts as found when a reported box overlaps its label with IoU >= 0.4; a reported readable
 die that overlaps no label is a false die; dice cut by the picture's edge are neither counted nor
 held against the reader.
-Speed is one core's: OpenCV and the matrix library (OpenBLAS) each run one thread, each tray
-is read three times and its fastest read counts (the machine is shared).
+Speed is one core's: OpenCV, ONNX Runtime and the matrix library (OpenBLAS) each run one thread,
+each tray is read three times and its fastest read counts (the machine is shared). Our readers are
+timed with the dice networks run by ONNX Runtime, as the companion runs them, and again by OpenCV's
+cv2.dnn (where ONNX Runtime has no build), with the ratio.
 """
 
 from __future__ import annotations
@@ -306,16 +308,33 @@ HEADER = ("| set / reader | dice | found | right | wrong face | cocked | unreada
 
 
 def print_timing(templates: FaceTemplates) -> None:
-    print("| 640x480 tray, one core, fastest of 3 reads | median ms | max ms |")
-    print("|---|---|---|")
-    for name, reader, photo in (("ours (pips), plain trays", PipReader(), False),
-                                ("SimpleBlobDetector, plain trays", BlobDetectorReader(), False),
-                                (f"ours (taught faces, {len(templates.samples)} samples), plain trays",
-                                 TaughtReader(templates), False),
-                                ("ours (pips), photo-like trays (1-25 dice)", PipReader(), True),
-                                ("SimpleBlobDetector, photo-like trays (1-25 dice)", BlobDetectorReader(), True)):
-        median, most = timing(reader, photo=photo)
-        print(f"| {name} | {median:.1f} | {most:.1f} |")
+    """Each reader's speed with the dice networks run as the companion runs them, and ours also with
+    the other runtime (OpenCV's cv2.dnn, what a 32-bit Pi falls back to), side by side."""
+    shipped = net.RUNTIME
+    others = [r for r in net.RUNTIMES if r != shipped]
+    print(f"| 640x480 tray, one core, fastest of 3 reads | median ms | max ms | "
+          + " | ".join(f"{r}: median ms | {r}: max ms | max, {r} / {shipped}" for r in others) + " |")
+    print("|---|---|---|" + "---|---|---|" * len(others))
+    for name, make, photo, compare in (
+            ("ours (pips), plain trays", PipReader, False, True),
+            ("SimpleBlobDetector, plain trays", BlobDetectorReader, False, False),
+            (f"ours (taught faces, {len(templates.samples)} samples), plain trays",
+             lambda: TaughtReader(templates), False, True),
+            ("ours (pips), photo-like trays (1-25 dice)", PipReader, True, True),
+            ("SimpleBlobDetector, photo-like trays (1-25 dice)", BlobDetectorReader, True, False)):
+        median, most = timing(make(), photo=photo)
+        cells = [f"{median:.1f}", f"{most:.1f}"]
+        for runtime in others:
+            if not compare:
+                cells += ["", "", ""]
+                continue
+            net.use_runtime(runtime)
+            try:
+                other_median, other_most = timing(make(), photo=photo)
+            finally:
+                net.use_runtime(shipped)
+            cells += [f"{other_median:.1f}", f"{other_most:.1f}", f"{other_most / most:.2f}"]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 def main(argv=None) -> int:
@@ -371,7 +390,7 @@ def main(argv=None) -> int:
     print()
     print_timing(templates)
     if teach_ms is not None:
-        print(f"| teaching one face from a photo (real train-split crops) | {teach_ms:.1f} (mean) | |")
+        print(f"| teaching one face from a photo (real train-split crops) | {teach_ms:.1f} (mean) | | | | |")
     cold, warm = odds_timing()
     print()
     print(f"odds (exact fractions): {cold:.0f} us computed, {warm:.1f} us cached")

@@ -1,10 +1,10 @@
-"""Train the pip-dice networks on renders and real photos, and write them as ONNX for cv2.dnn.
+"""Train the pip-dice networks on renders and real photos, and write them as ONNX for the companion.
 
     python tools/train_dice.py [--scenes 1500] [--real ../shared/data/dice/nell-byler-d6] [--photo-variants 8]
                                [--finder-epochs 16] [--reader-epochs 12] [--out vision/dice/models]
                                [--cache DIR] [--only finder|reader] [--threads 2]
 
-Two small networks, both run on the Pi by OpenCV alone (``cv2.dnn``; no torch at run time):
+Two small networks, both run on the Pi by ONNX Runtime (or OpenCV's ``cv2.dnn``; no torch at run time):
 
 * the finder: the picture at half size -> a heat map of die centres and each die's box size,
   one cell per 8 picture pixels (CenterNet-like); it learns pip, picture and sticker dice, so

@@ -1,4 +1,5 @@
-"""The two small networks of the pip reader, run by OpenCV (``cv2.dnn``) from ONNX files.
+"""The two small networks of the pip reader, run from ONNX files by ONNX Runtime (or OpenCV's
+``cv2.dnn`` where ONNX Runtime has no build, such as 32-bit Raspberry Pi OS).
 
 * :func:`find` -- the finder sees the picture scaled to 320 pixels on its longer side (or
   so that a die is about 27 pixels, when the die size is known) and marks every die's
@@ -10,6 +11,10 @@
 Both were trained on synthetic renders and the real photos' train split
 (``tools/train_dice.py`` rebuilds them with a fixed seed); the preprocessing here is shared
 with that script, so training and reading see the same pixels.
+
+ONNX Runtime runs both networks in a bit over half of ``cv2.dnn``'s time on one core, with
+the same outputs to a millionth (bench/dice_bench.py --timing measures both side by side;
+tests/test_dice.py checks they agree).
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+try:
+    import onnxruntime
+except ImportError:  # no wheel for this machine: OpenCV runs the same files, slower
+    onnxruntime = None
+
 MODELS = Path(__file__).resolve().parent / "models"
+RUNTIMES = ("onnxruntime", "opencv")
+RUNTIME = "onnxruntime" if onnxruntime is not None else "opencv"
 FINDER_SIZE = 320  # the finder sees the picture scaled so that its longer side has this many pixels
 FINDER_STRIDE = 4  # finder cells, in finder pixels
 FINDER_DIE_PX = 27  # a typical die side in the finder's view (30-90 px dice in 640 px pictures, halved)
@@ -110,20 +122,46 @@ def use_models(folder: Path) -> None:
     _net.cache_clear()
 
 
+def use_runtime(name: str) -> None:
+    """Run both networks with ``name`` (one of RUNTIMES) from now on: the bench and the tests
+    compare the two; the companion keeps the faster one it has."""
+    global RUNTIME
+    if name not in RUNTIMES:
+        raise ValueError(f"no dice network runtime {name!r}: choose one of {', '.join(RUNTIMES)}")
+    if name == "onnxruntime" and onnxruntime is None:
+        raise ValueError("ONNX Runtime is not installed here: pip install onnxruntime, or use opencv")
+    RUNTIME = name
+    _net.cache_clear()
+
+
 @cache
-def _net(name: str):
+def _net(name: str, runtime: str):
+    """A function from an NCHW float32 blob to the network's first output."""
     path = MODELS / f"{name}.onnx"
     if not path.is_file():
         raise FileNotFoundError(f"the dice network {path} is missing: rebuild it with tools/train_dice.py")
-    net = cv2.dnn.readNetFromONNX(str(path))
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    return net
+    if runtime == "opencv":
+        net = cv2.dnn.readNetFromONNX(str(path))
+        net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+
+        def forward(blob: np.ndarray) -> np.ndarray:
+            net.setInput(blob)
+            return net.forward()
+        return forward
+    options = onnxruntime.SessionOptions()
+    # As many threads as OpenCV is given (one setting for all image work: the bench gives one), and
+    # no busy-waiting between runs, which would take a Pi's cores from the dashboard and the camera.
+    options.intra_op_num_threads = max(1, cv2.getNumThreads())
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3
+    session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    input_name = session.get_inputs()[0].name
+    return lambda blob: session.run(None, {input_name: blob})[0]
 
 
 def _run(name: str, blob: np.ndarray) -> np.ndarray:
-    net = _net(name)
-    net.setInput(blob)
-    return net.forward()
+    return _net(name, RUNTIME)(np.ascontiguousarray(blob, np.float32))
 
 
 def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = None) -> list[Spot]:

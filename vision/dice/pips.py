@@ -5,7 +5,7 @@ white dice on a white table, translucent and marbled dice alike, since it learne
 renders of all of them rather than from rules about colour and outline. The reader
 (:func:`vision.dice.net.read`) looks at each die, cut out around its centre, and says
 which face is up, or that the die does not lie flat, or that the finder's mark is not a
-die after all. Both run in OpenCV (``cv2.dnn``): nothing else is needed on the Pi.
+die after all. Both run from ONNX files (:mod:`vision.dice.net` says by what).
 
 Confidence is the reader's probability for the face. A die it is unsure of is looked at
 again the other way up (:func:`vision.dice.net.read` with ``turns``) and the two looks averaged; one still
