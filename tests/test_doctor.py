@@ -10,7 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.config import CONFIG_NAME, Config
-from companion.doctor import check_database, check_gpio, check_service, check_table_view, failed, report, \
+from companion.doctor import check_database, check_dice_networks, check_gpio, check_service, check_table_view, failed, report, \
     run_doctor, service_state
 from companion.eventlog import DB_NAME, EventLog
 from hardware.camera.base import Frame
@@ -28,7 +28,7 @@ def test_a_ready_table_passes_with_the_wiring_walk_on_mock_pins(data_dir, mock_f
                         service="active-check-skipped", say=said.append)
     got = statuses(checks)
     assert got[("camera", "frames arriving")] == "ok" and got[("gpio", "wiring walk")] == "ok"
-    assert got[("database", "integrity")] == "ok" and not failed(checks)
+    assert got[("database", "integrity")] == "ok" and got[("dice", "networks")] == "ok" and not failed(checks)
     assert "  now: seat 1 LED (GPIO5)" in said
     assert [s.state for s in mock_factory.pin(26).states] == [0.0, 1.0, 0.0]  # seat 5 blinked once
     text = report(checks)
@@ -94,3 +94,26 @@ def test_the_command_exits_non_zero_when_something_fails(data_dir, capsys, monke
     (data_dir / CONFIG_NAME).write_text('[camera]\nbackend = "file"\nfile_path = "/nowhere"\n')
     assert main(["doctor", "--no-blink", "--data-dir", str(data_dir)]) == 1
     assert "[FAIL] found: /nowhere does not exist" in capsys.readouterr().out
+
+
+@pytest.fixture
+def dice_networks():
+    from vision.dice import net
+    shipped_models, shipped_runtime = net.MODELS, net.RUNTIME
+    yield net
+    net.use_models(shipped_models)
+    net.use_runtime(shipped_runtime)
+
+
+def test_dice_networks_run_by_opencv_are_a_warning_that_says_why_and_what_to_do(dice_networks):
+    dice_networks.use_runtime("opencv")
+    check = check_dice_networks()
+    assert check.status == "warn"
+    assert "ONNX Runtime is not installed" in check.detail and "run ./setup.sh again" in check.detail
+
+
+def test_missing_dice_networks_fail_and_name_the_file(dice_networks, tmp_path):
+    dice_networks.use_models(tmp_path)
+    check = check_dice_networks()
+    assert check.status == "fail"
+    assert f"the dice network {tmp_path / 'finder.onnx'} is missing: rebuild it with tools/train_dice.py" in check.detail
