@@ -119,7 +119,7 @@ def check_table_view(config: Config, frame) -> list[Check]:
 # -- GPIO -----------------------------------------------------------------------------------
 
 def check_dice_networks() -> Check:
-    """The dice networks load and run, and by what: OpenCV alone reads a crowded tray about half as slow again."""
+    """The dice networks load and run, and by what: OpenCV alone takes half as long again over a crowded tray."""
     try:
         import numpy as np
 

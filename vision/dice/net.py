@@ -12,9 +12,11 @@ Both were trained on synthetic renders and the real photos' train split
 (``tools/train_dice.py`` rebuilds them with a fixed seed); the preprocessing here is shared
 with that script, so training and reading see the same pixels.
 
-ONNX Runtime runs both networks in a bit over half of ``cv2.dnn``'s time on one core, with
-the same outputs to a millionth (bench/dice_bench.py --timing measures both side by side;
-tests/test_dice.py checks they agree).
+ONNX Runtime runs both networks in a bit over half of ``cv2.dnn``'s time on one core, their
+outputs a few millionths apart on the same input (bench/dice_bench.py --timing measures both side
+by side; tests/test_dice.py checks they mark and read the same dice). Its threads are set once, at
+the first use, to OpenCV's (``cv2.setNumThreads``), and unlike a ``cv2.dnn`` net a session may be
+run from several threads at once.
 """
 
 from __future__ import annotations
