@@ -36,6 +36,7 @@ except ImportError:  # no wheel for this machine: OpenCV runs the same files, sl
 MODELS = Path(__file__).resolve().parent / "models"
 RUNTIMES = ("onnxruntime", "opencv")
 RUNTIME = "onnxruntime" if onnxruntime is not None else "opencv"
+INSTALLED = tuple(r for r in RUNTIMES if r != "onnxruntime" or onnxruntime is not None)  # what use_runtime accepts here
 FINDER_SIZE = 320  # the finder sees the picture scaled so that its longer side has this many pixels
 FINDER_STRIDE = 4  # finder cells, in finder pixels
 FINDER_DIE_PX = 27  # a typical die side in the finder's view (30-90 px dice in 640 px pictures, halved)
@@ -130,7 +131,7 @@ def use_runtime(name: str) -> None:
     global RUNTIME
     if name not in RUNTIMES:
         raise ValueError(f"no dice network runtime {name!r}: choose one of {', '.join(RUNTIMES)}")
-    if name == "onnxruntime" and onnxruntime is None:
+    if name not in INSTALLED:
         raise ValueError("ONNX Runtime is not installed here: pip install onnxruntime, or use opencv")
     RUNTIME = name
     _net.cache_clear()
