@@ -34,7 +34,8 @@ FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.02, 0.02
 # looks must also win on average (vision/dice/faces.py, VOTERS); 61 were read right before descriptors were
 # compared at one contrast (faces.CONTRAST). Of the 3 unread, the reader network takes one, seen at a slant, as
 # not lying flat. (66, not 68: teaching refuses four photos, a rival die in the crop or a die taken as not
-# lying flat, and the next photos of those faces teach instead.)
+# lying flat, and the next photos of those faces teach instead.) None wrong is luck of which photos teach:
+# over six choices of them 3 of 414 dice are read wrong (0.72%), above the 0.5%.
 TAUGHT_READ, TAUGHT_RIGHT, TAUGHT_WRONG = 66, 0.94, 0.005
 
 
@@ -66,6 +67,15 @@ def test_real_dice_taught_with_the_pictures_a_face_the_companion_asks_for_are_re
     assert ours["dice"] == TAUGHT_READ
     assert ours["right"] / ours["dice"] >= TAUGHT_RIGHT, ours
     assert ours["wrong"] <= TAUGHT_WRONG * ours["dice"], ours
+
+
+def test_real_taught_dice_are_read_whichever_photos_taught_them(dice_data):
+    # The same, six times over, each face taught from other photos of it: one choice leaves 66 dice to
+    # read, where one die is 1.5%; six give a steadier figure (measured: 383 of 414 right, 3 wrong, where
+    # the first choice alone has none wrong).
+    ours, _ = taught_real(dice_data, ways=6)
+    assert ours["right"] / ours["dice"] >= 0.91, ours
+    assert ours["wrong"] <= 0.01 * ours["dice"], ours
 
 
 def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_say(dice_data):
