@@ -12,7 +12,9 @@ tables, translucent and marbled dice; seeds the training never used). Of the rea
 (``--calibrate``). Taught dice are measured on crops of the train split around four physical
 dice told apart by eye (bench/data/nell-byler-train-dice.csv): as many photos a face taught as the
 companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer; the others read;
-then the same summed over six choices of teaching photos, a steadier figure than one choice's 66 dice.
+then the same summed over six choices of teaching photos, a steadier figure than one choice's 66 dice;
+then four more kinds of dice, each several alike dice of one look (bench/data/nell-byler-train-looks.csv,
+also grouped by eye), taught as a game's alike dice are, once for all of them, and read the same way.
 A die counts as found when a reported box overlaps its label with IoU >= 0.4; a reported readable
 die that overlaps no label is a false die; dice cut by the picture's edge are neither counted nor
 held against the reader.
@@ -50,6 +52,7 @@ from tools import dice_photos  # noqa: E402
 
 IOU_MATCH = 0.4
 IDENTITIES = Path(__file__).resolve().parent / "data" / "nell-byler-train-dice.csv"  # which labelled dice are one physical die
+LOOKS = IDENTITIES.with_name("nell-byler-train-looks.csv")  # which labelled dice are alike dice of one look
 TEACHING_WAYS = 6  # choices of teaching photos summed in the taught dice's second figure
 WRONG_TARGET = 0.005  # wrong faces allowed on the calibration photos: half the target, a margin for new photos
 THRESHOLDS = np.round(np.arange(0.5, 0.97, 0.02), 2)
@@ -214,8 +217,8 @@ def _alone(image, others, box):
 
 def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS, ways: int = 1
                 ) -> tuple[dict, float]:
-    """Taught dice on real photos (train split only): ``identities`` names the physical die of some of its
-    labelled dice (checked by eye, tools/dice_identity.py). Each face of each such die is taught from
+    """Taught dice on real photos (train split only): ``identities`` names the physical die, or the look of
+    alike dice, of some of its labelled dice (checked by eye, tools/dice_identity.py). Each face of each such die is taught from
     ``looks`` of its photos (a crop around the die on its table, the other dice painted over; a
     refused photo is replaced by the next), all dice into one set of templates as a game's dice are;
     every other photo of those dice is read as taken, other dice and all, and the die nearest the
@@ -397,6 +400,8 @@ def main(argv=None) -> int:
             print(row(f"real dice taught from {looks} photos a face (train split) / ours (taught)", taught))
         print(row(f"real dice taught from {DEFAULT_LOOKS} photos a face, chosen {TEACHING_WAYS} ways (summed) / "
                   "ours (taught)", taught_real(args.real, ways=TEACHING_WAYS)[0]))
+        print(row(f"real alike dice (4 looks) taught from {DEFAULT_LOOKS} photos a face, chosen {TEACHING_WAYS} ways "
+                  "(summed) / ours (taught)", taught_real(args.real, LOOKS, ways=TEACHING_WAYS)[0]))
     else:
         print(f"| real photos | not present at {args.real} | | | | | | |")
     print()

@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import BlobDetectorReader, real, taught_real  # noqa: E402
+from dice_bench import LOOKS, BlobDetectorReader, real, taught_real  # noqa: E402
 
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
@@ -76,6 +76,16 @@ def test_real_taught_dice_are_read_whichever_photos_taught_them(dice_data):
     ours, _ = taught_real(dice_data, ways=6)
     assert ours["right"] / ours["dice"] >= 0.91, ours
     assert ours["wrong"] <= 0.01 * ours["dice"], ours
+
+
+def test_real_alike_dice_taught_once_for_all_of_them_are_read(dice_data):
+    # A game's alike dice are taught once: four more kinds of dice, several alike dice of each in the train split
+    # (bench/data/nell-byler-train-looks.csv), taught from 3 photos a face six ways. Measured: 974 of 1185 read
+    # right (82.2%), 12 wrong (1.0%): further from the 98% / 0.5% than the four single dice above.
+    ours, _ = taught_real(dice_data, LOOKS, ways=6)
+    assert ours["dice"] == 1185
+    assert ours["right"] / ours["dice"] >= 0.80, ours
+    assert ours["wrong"] <= 0.015 * ours["dice"], ours
 
 
 def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_say(dice_data):
