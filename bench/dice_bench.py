@@ -218,9 +218,10 @@ def _alone(image, others, box):
 def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS, ways: int = 1
                 ) -> tuple[dict, float]:
     """Taught dice on real photos (train split only): ``identities`` names the physical die, or the look of
-    alike dice, of some of its labelled dice (checked by eye, tools/dice_identity.py). Each face of each such die is taught from
-    ``looks`` of its photos (a crop around the die on its table, the other dice painted over; a
-    refused photo is replaced by the next), all dice into one set of templates as a game's dice are;
+    alike dice, of some of its labelled dice (checked by eye, tools/dice_identity.py). Each face of each
+    such die is taught from ``looks`` of its photos (a crop around the die on its table, the other dice
+    painted over; a refused photo is replaced by the next), all dice into one set of templates as a game's
+    dice are;
     every other photo of those dice is read as taken, other dice and all, and the die nearest the
     crop's middle counts. With ``ways`` > 1 this is done again with the teaching photos chosen other
     ways (each face's photos in turn from the second, the third...), the totals summed: one choice of

@@ -222,7 +222,8 @@ def _targets(image, dice, rng, strays=()):
 
 def make_data(scenes: int, real: Path | None, variants: int, workers: int = 2, fold: int = 0,
               close_ups: int = CLOSE_UPS):
-    """Rendered scenes and close-ups and, from ``real``, the train split's photos meant for fitting (each ``variants`` times)."""
+    """Rendered scenes and close-ups and, from ``real``, the train split's photos meant for fitting
+    (each ``variants`` times)."""
     jobs = [(str(real), name, v) for name in dice_photos.names(real, "fit", fold)
             for v in range(variants)] if real else []
     with Pool(workers) as pool:
@@ -295,13 +296,11 @@ def average_readers(folders: list[Path], out: Path) -> None:
         part = compose.add_prefix(onnx.load(str(folder / "reader.onnx")), f"r{i}_")
         merged = part if merged is None else compose.merge_models(merged, part, io_map=[])
     graph = merged.graph
-    shared = graph.input[0].name
-    for node in graph.node:  # every reader reads the one input
-        node.input[:] = [shared if name.endswith("_image") else name for name in node.input]
+    inputs = {i.name for i in graph.input}
     del graph.input[1:]
     graph.input[0].name = "image"
-    for node in graph.node:
-        node.input[:] = ["image" if name == shared else name for name in node.input]
+    for node in graph.node:  # every reader reads the one input
+        node.input[:] = ["image" if name in inputs else name for name in node.input]
     outputs = [o.name for o in graph.output]
     graph.node.extend([helper.make_node("Softmax", [name], [f"p{i}"], axis=1) for i, name in enumerate(outputs)])
     graph.node.extend([helper.make_node("Mean", [f"p{i}" for i in range(len(outputs))], ["mean"]),
