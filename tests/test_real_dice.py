@@ -9,6 +9,7 @@ ahead of the plain SimpleBlobDetector count. COMPANION_LONG=1 adds the train spl
 
 from __future__ import annotations
 
+import csv
 import os
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import LOOKS, BlobDetectorReader, real, taught_real  # noqa: E402
+from dice_bench import AUDIT, LOOKS, BlobDetectorReader, audited_faces, real, taught_real  # noqa: E402
 
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
@@ -27,8 +28,12 @@ from vision.dice import PipReader  # noqa: E402
 # Measured on the test split: 306 of 308 found (99.4%), 294 read right (95.5%), 6 wrong faces (1.95%),
 # 2 false dice. The issue's 95% right is reached; its wrong-face target (at most 1%) is not: the
 # threshold chosen on the calibration photos (1 wrong of 600 on two folds there, labels fixed) lets 6 wrong
-# faces through here, at least 2 of them dice whose test label names another face than the photo shows.
+# faces through here. Two of the six are dice labelled with another face than the photo shows: an audit by
+# eye of all 308 dice, made without any reader's output (bench/data/nell-byler-test-audit.csv), found those
+# two and no other clear label error. With them corrected: 296 right (96.1%), 4 wrong (1.3%), one of the four
+# a die the audit could not call (2 or 3); still above the 1%.
 FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.02, 0.02
+AUDITED_RIGHT, AUDITED_WRONG = 0.95, 0.014
 # Taught dice: measured 63 of 66 read right (95.5%), none wrong; the issue asks for 98% and at most 0.5%. The one
 # die read wrong before (a 6 read as 3: one odd taught look of a 3 was nearest) is now unclear, as its face's
 # looks must also win on average (vision/dice/faces.py, VOTERS); 61 were read right before descriptors were
@@ -48,6 +53,21 @@ def test_real_pip_photos_floors(dice_data):
     assert ours["right"] > plain["right"]
     assert ours["wrong"] <= WRONG * ours["dice"], ours
     assert ours["false"] <= FALSE * ours["dice"], ours
+    audited = real(dice_data, PipReader(), "test", faces=audited_faces())
+    assert audited["right"] == ours["right"] + 2, "the two dice whose labels the audit corrects are read as shown"
+    assert audited["right"] / audited["dice"] >= AUDITED_RIGHT, audited
+    assert audited["wrong"] <= AUDITED_WRONG * audited["dice"], audited
+
+
+def test_the_test_split_audit_names_test_photos_and_what_their_label_files_say(dice_data):
+    test = set(dice_photos.names(dice_data, "test"))
+    with open(AUDIT, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 4 and len(audited_faces()) == 2  # two clear label errors, two dice it could not call
+    for row in rows:
+        assert row["image"] in test, f"{row['image']}: the audit is of the test split"
+        line = dice_photos.label_lines(dice_data, row["image"])[int(row["die"])]
+        assert str(int(line.split()[0]) + 1) == row["labelled"] != row["seen"]
 
 
 @pytest.mark.slow

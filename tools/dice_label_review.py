@@ -10,7 +10,9 @@ the face read and the reader's certainty) and writes a contact sheet with the sa
 enlarged with a little of the table around it, captioned ``#n L<labelled> R<read>``. It changes nothing. A die that the photo shows with
 another face than labelled goes into ``dice_photo_fixes.csv`` (train split only, with what was seen);
 the test split's labels are the data set's owner's to correct, since the project never fixes the
-labels its headline figures are measured on. Most disagreements are the reader's mistakes: only
+labels its headline figures are measured on. (Looking only where a reader disagrees can only favour
+that reader; bench/data/nell-byler-test-audit.csv is instead an audit by eye of every test die, made
+without any reader's output, and the benchmark prints its figures beside the labels' own.) Most disagreements are the reader's mistakes: only
 what a person sees in the photo decides.
 """
 
