@@ -25,15 +25,14 @@ from dice_bench import AUDIT, LOOKS, BlobDetectorReader, audited_faces, real, ta
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
 
-# Measured on the test split: 306 of 308 found (99.4%), 294 read right (95.5%), 6 wrong faces (1.95%),
-# 2 false dice. The issue's 95% right is reached; its wrong-face target (at most 1%) is not: the
-# threshold chosen on the calibration photos (1 wrong of 600 on two folds there, labels fixed) lets 6 wrong
-# faces through here. Two of the six are dice labelled with another face than the photo shows: an audit by
-# eye of all 308 dice, made without any reader's output (bench/data/nell-byler-test-audit.csv), found those
-# two and no other clear label error. With them corrected: 296 right (96.1%), 4 wrong (1.3%), one of the four
-# a die the audit could not call (2 or 3); still above the 1%.
-FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.02, 0.02
-AUDITED_RIGHT, AUDITED_WRONG = 0.95, 0.014
+# Measured on the test split: 306 of 308 found (99.4%), 294 read right (95.5%), 4 wrong faces (1.3%), 2 false
+# dice. The issue's 95% right is reached; its wrong-face target (at most 1%, 3 dice) is missed by one die. Two of
+# the four are dice labelled with another face than the photo shows: an audit by eye of all 308 dice, made
+# without any reader's output (bench/data/nell-byler-test-audit.csv), found those two and no other clear label
+# error. With them corrected: 296 right (96.1%), 2 wrong (0.65%). The threshold (pips.UNSURE, 0.58) was chosen
+# on three fifths of the train split; at the 0.56 chosen before on two fifths, 6 wrong here (4 audited).
+FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.015, 0.02
+AUDITED_RIGHT, AUDITED_WRONG = 0.95, 0.01
 # Taught dice: measured 63 of 66 read right (95.5%), none wrong; the issue asks for 98% and at most 0.5%. The one
 # die read wrong before (a 6 read as 3: one odd taught look of a 3 was nearest) is now unclear, as its face's
 # looks must also win on average (vision/dice/faces.py, VOTERS); 61 were read right before descriptors were
@@ -75,7 +74,7 @@ def test_real_pip_photos_train_split(dice_data):
     if os.environ.get("COMPANION_LONG") != "1":
         pytest.skip("the train split runs with COMPANION_LONG=1")
     ours = real(dice_data, PipReader(), "calibrate")  # the train split's photos the networks never saw
-    assert ours["right"] / ours["dice"] >= 0.94, ours  # measured 95.8%
+    assert ours["right"] / ours["dice"] >= 0.94, ours  # measured 94.8% (fold 0)
     assert ours["false"] <= FALSE * ours["dice"], ours
 
 

@@ -28,11 +28,12 @@ faces, so the label fixes and the strays below leave its data as it was). The sh
 from ``--only reader --threads 1`` before the label fixes and the strays (``_strays``) were added: a
 rerun trains a different reader (about 4 minutes of data making, then 35 minutes on a busy core).
 
-The reader's confidence threshold (``vision/dice/pips.py``) is chosen on the wrong faces of two
+The reader's confidence threshold (``vision/dice/pips.py``) is chosen on the wrong faces of three
 fifths of the train split that its networks never saw: the shipped reader's on fold 0, and those of
-a second reader trained with ``--fold 1 --only reader --out DIR`` on fold 1 (copy the shipped
-``finder.onnx`` into DIR, then ``bench/dice_bench.py --calibrate --fold 0 1 --models
-vision/dice/models DIR``). One fifth is about 300 dice, where one die is 0.3%.
+readers trained with ``--fold 1 --only reader --out DIR1`` and ``--fold 2 ... --out DIR2`` on folds 1
+and 2 (copy the shipped ``finder.onnx`` into each folder, then ``bench/dice_bench.py --calibrate --fold
+0 1 2 --models vision/dice/models DIR1 DIR2``; each reader took 37-41 minutes on one core, two at once on
+two cores). One fifth is about 300 dice, where one die is 0.3%.
 
 ``--seed`` trains the networks from other first weights and another order of the same data; ``--average``
 then writes one reader file that reads as several together (the log of their mean probabilities, one
