@@ -11,9 +11,9 @@ tables, translucent and marbled dice; seeds the training never used). Of the rea
 (tools/dice_photos.py), and the reader's confidence threshold chosen on the rest of it
 (``--calibrate``). The test split is also scored with the two labels corrected that an audit by eye of
 all its dice found naming another face than the photo shows (bench/data/nell-byler-test-audit.csv; the
-audit saw no reader's output, so it cannot favour ours). Taught dice are measured on crops of the train split around four physical
-dice told apart by eye (bench/data/nell-byler-train-dice.csv): as many photos a face taught as the
-companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer; the others read;
+audit saw no reader's output, so it cannot favour ours). Taught dice are measured on crops of the
+train split around four physical dice told apart by eye (bench/data/nell-byler-train-dice.csv): as
+many photos a face taught as the companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer; the others read;
 then the same summed over six choices of teaching photos, a steadier figure than one choice's 66 dice;
 then four more kinds of dice, each several alike dice of one look (bench/data/nell-byler-train-looks.csv,
 also grouped by eye), taught as a game's alike dice are, once for all of them, and read the same way.
@@ -55,7 +55,7 @@ from tools import dice_photos  # noqa: E402
 IOU_MATCH = 0.4
 IDENTITIES = Path(__file__).resolve().parent / "data" / "nell-byler-train-dice.csv"  # which labelled dice are one physical die
 LOOKS = IDENTITIES.with_name("nell-byler-train-looks.csv")  # which labelled dice are alike dice of one look
-AUDIT = IDENTITIES.with_name("nell-byler-test-audit.csv")  # the test split's dice whose photo shows no clear label
+AUDIT = IDENTITIES.with_name("nell-byler-test-audit.csv")  # test dice an audit found mislabelled or could not call
 TEACHING_WAYS = 6  # choices of teaching photos summed in the taught dice's second figure
 WRONG_TARGET = 0.005  # wrong faces allowed on the calibration photos: half the target, a margin for new photos
 THRESHOLDS = np.round(np.arange(0.5, 0.97, 0.02), 2)

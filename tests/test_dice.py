@@ -28,8 +28,8 @@ from vision.synth.dice import (FANDOOBLE_FACES, PHOTO_BODIES, PHOTO_INKS, PhotoS
 
 PHOTO_SCENES = 30
 PHOTO_FLOOR = 0.88  # measured: 179 of 197 (90.9%), 5 false dice; renders-only networks read 98% (the networks now
-# also learned real photos; a die under pips.UNSURE certainty is unreadable, and one the reader thinks may lean (pips.LEANING)
-# is reported not lying flat: 7 of these 197, read right without that check)
+# also learned real photos; a die under pips.UNSURE certainty is unreadable, and one the reader thinks may lean
+# (pips.LEANING) is reported not lying flat: 7 of these 197, read right without that check)
 
 
 
