@@ -13,10 +13,11 @@ tables, translucent and marbled dice; seeds the training never used). Of the rea
 all its dice found naming another face than the photo shows (bench/data/nell-byler-test-audit.csv; the
 audit saw no reader's output, so it cannot favour ours). Taught dice are measured on crops of the
 train split around four physical dice told apart by eye (bench/data/nell-byler-train-dice.csv): as
-many photos a face taught as the companion asks for (companion.teach.DEFAULT_LOOKS), and for comparison one fewer; the others read;
-then the same summed over six choices of teaching photos, a steadier figure than one choice's 66 dice;
-then four more kinds of dice, each several alike dice of one look (bench/data/nell-byler-train-looks.csv,
-also grouped by eye), taught as a game's alike dice are, once for all of them, and read the same way.
+many photos a face taught as the companion asks for (companion.teach.DEFAULT_LOOKS), and for
+comparison one fewer; the others read; then the same summed over six choices of teaching photos, a
+steadier figure than one choice's 66 dice; then four more kinds of dice, each several alike dice of
+one look (bench/data/nell-byler-train-looks.csv, also grouped by eye), taught as a game's alike dice
+are, once for all of them, and read the same way.
 A die counts as found when a reported box overlaps its label with IoU >= 0.4; a reported readable
 die that overlaps no label is a false die; dice cut by the picture's edge are neither counted nor
 held against the reader.
@@ -171,22 +172,36 @@ def audited_faces(audit: Path = AUDIT) -> dict[tuple[str, int], tuple[str, str]]
 def real(root: Path, reader, split: str, fold: int = 0,
          faces: dict[tuple[str, int], tuple[str, str]] | None = None) -> dict:
     """The reader on the labelled photos of ``split`` (``test``; ``train`` or its parts ``fit`` / ``calibrate``);
-    ``faces`` (:func:`audited_faces`) replaces the label of the dice it names while their label still says what
-    it replaces (a corrected data set makes it a no-op)."""
-    total: dict = {}
-    faces = faces or {}
+    ``faces`` as in :func:`scored`."""
+    return scored(read_photos(root, reader, split, fold), faces)
+
+
+def read_photos(root: Path, reader, split: str, fold: int = 0) -> list[tuple[str, list, object]]:
+    """Each labelled photo of ``split`` read by ``reader``: (name, its labelled dice, the reading), the dice
+    cut by the picture's edge left out of the reading (neither counted nor held against the reader)."""
+    photos = []
     for name in dice_photos.names(root, split, fold):
         image = cv2.imread(str(root / "images" / name), cv2.IMREAD_COLOR)
         h, w = image.shape[:2]
         labelled = dice_photos.labels(root, name, (w, h))
-        seen = {i: shown for (photo, i), (was, shown) in faces.items() if photo == name and labelled[i].face == was}
-        truth = [(seen.get(i, d.face), d.box) for i, d in enumerate(labelled) if not d.partial]
         partial = [d.box for d in labelled if d.partial]
         reading = reader.read(image)
-        # Dice cut by the picture's edge are neither counted nor held against the reader.
         kept = type(reading)(tuple(d for d in reading.dice if not any(iou(d.box, p) >= IOU_MATCH for p in partial)),
                              reading.die_px)
-        add(total, score(truth, kept))
+        photos.append((name, labelled, kept))
+    return photos
+
+
+def scored(photos: list[tuple[str, list, object]], faces: dict[tuple[str, int], tuple[str, str]] | None = None
+           ) -> dict:
+    """The totals of :func:`read_photos`' readings against their labels; ``faces`` (:func:`audited_faces`)
+    replaces the label of the dice it names while their label still says what it replaces (a corrected data
+    set makes it a no-op), so one reading is scored against both."""
+    total: dict = {}
+    faces = faces or {}
+    for name, labelled, reading in photos:
+        seen = {i: shown for (photo, i), (was, shown) in faces.items() if photo == name and labelled[i].face == was}
+        add(total, score([(seen.get(i, d.face), d.box) for i, d in enumerate(labelled) if not d.partial], reading))
     return total
 
 
@@ -411,11 +426,12 @@ def main(argv=None) -> int:
     teach_ms = None
     if (args.real / "counts.csv").is_file():
         for split in ("test", "calibrate"):
-            print(row(f"real nell-byler-d6 {split} / ours", real(args.real, PipReader(), split)))
+            ours = read_photos(args.real, PipReader(), split)
+            print(row(f"real nell-byler-d6 {split} / ours", scored(ours)))
             print(row(f"real nell-byler-d6 {split} / SimpleBlobDetector", real(args.real, BlobDetectorReader(), split)))
             if split == "test":
                 print(row("real nell-byler-d6 test, the 2 labels an audit found wrong corrected / ours",
-                          real(args.real, PipReader(), split, faces=audited_faces())))
+                          scored(ours, audited_faces())))
         for looks in (DEFAULT_LOOKS - 1, DEFAULT_LOOKS):  # the default, and why not one look fewer
             taught, teach_ms = taught_real(args.real, looks=looks)
             print(row(f"real dice taught from {looks} photos a face (train split) / ours (taught)", taught))

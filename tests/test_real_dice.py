@@ -20,7 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import AUDIT, LOOKS, BlobDetectorReader, audited_faces, real, taught_real  # noqa: E402
+from dice_bench import (AUDIT, LOOKS, BlobDetectorReader, audited_faces, read_photos, real, scored,  # noqa: E402
+                        taught_real)
 
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
@@ -44,7 +45,8 @@ TAUGHT_READ, TAUGHT_RIGHT, TAUGHT_WRONG = 66, 0.94, 0.005
 
 
 def test_real_pip_photos_floors(dice_data):
-    ours = real(dice_data, PipReader(), "test")
+    read = read_photos(dice_data, PipReader(), "test")
+    ours = scored(read)
     plain = real(dice_data, BlobDetectorReader(), "test")
     assert ours["dice"] == 308
     assert ours["found"] / ours["dice"] >= FOUND, ours
@@ -52,7 +54,7 @@ def test_real_pip_photos_floors(dice_data):
     assert ours["right"] > plain["right"]
     assert ours["wrong"] <= WRONG * ours["dice"], ours
     assert ours["false"] <= FALSE * ours["dice"], ours
-    audited = real(dice_data, PipReader(), "test", faces=audited_faces())
+    audited = scored(read, audited_faces())  # the same reading against the audit's labels
     assert audited["right"] == ours["right"] + 2, "the two dice whose labels the audit corrects are read as shown"
     assert audited["right"] / audited["dice"] >= AUDITED_RIGHT, audited
     assert audited["wrong"] <= AUDITED_WRONG * audited["dice"], audited

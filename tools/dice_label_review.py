@@ -12,8 +12,8 @@ another face than labelled goes into ``dice_photo_fixes.csv`` (train split only,
 the test split's labels are the data set's owner's to correct, since the project never fixes the
 labels its headline figures are measured on. (Looking only where a reader disagrees can only favour
 that reader; bench/data/nell-byler-test-audit.csv is instead an audit by eye of every test die, made
-without any reader's output, and the benchmark prints its figures beside the labels' own.) Most disagreements are the reader's mistakes: only
-what a person sees in the photo decides.
+without any reader's output, and the benchmark prints its figures beside the labels' own.) Most
+disagreements are the reader's mistakes: only what a person sees in the photo decides.
 """
 
 from __future__ import annotations
