@@ -18,6 +18,9 @@ comparison one fewer; the others read; then the same summed over six choices of 
 steadier figure than one choice's 66 dice; then four more kinds of dice, each several alike dice of
 one look (bench/data/nell-byler-train-looks.csv, also grouped by eye), taught as a game's alike dice
 are, once for all of them, and read the same way.
+The last column counts, of the dice reported unreadable, those given the face they look most like (a
+"guess", which the Fandooble referee proposes for a person to accept, never applies) and how many
+of those guesses are the die's face.
 A die counts as found when a reported box overlaps its label with IoU >= 0.4; a reported readable
 die that overlaps no label is a false die; dice cut by the picture's edge are neither counted nor
 held against the reader.
@@ -87,7 +90,7 @@ class BlobDetectorReader:
         light_die = float(np.median(inner)) > 110
         points = self.detector.detect(inner if light_die else 255 - inner)
         count = len(points)
-        return (str(count), 1.0, "", None) if 1 <= count <= 6 else (None, 0.0, "no pips seen", None)
+        return (str(count), 1.0, "", None, None) if 1 <= count <= 6 else (None, 0.0, "no pips seen", None, None)
 
 
 
@@ -96,11 +99,13 @@ def score(truth: list[tuple[str | None, tuple]], reading) -> dict:
     """Greedy IoU matching of labelled dice (face, box) to reported dice.
 
     ``wrong``: a labelled die reported with another face (worse than unreadable); ``cocked``: a
-    labelled die reported as not lying flat; ``unreadable``: every die reported without a face.
+    labelled die reported as not lying flat; ``unreadable``: every die reported without a face;
+    ``guessed``: a labelled die reported without a face but with the face it looks most like, which
+    the referee proposes for a person to accept, and ``guessed_right`` those where that is its face.
     """
     pairs = sorted(((iou(t[1], d.box), ti, di) for ti, t in enumerate(truth) for di, d in enumerate(reading.dice)),
                    reverse=True)
-    used_t, used_d, right, wrong, cocked = set(), set(), 0, 0, 0
+    used_t, used_d, right, wrong, cocked, guessed, guessed_right = set(), set(), 0, 0, 0, 0, 0
     for overlap, ti, di in pairs:
         if overlap < IOU_MATCH or ti in used_t or di in used_d:
             continue
@@ -110,10 +115,12 @@ def score(truth: list[tuple[str | None, tuple]], reading) -> dict:
         right += die.face == truth[ti][0]
         wrong += die.readable and die.face != truth[ti][0]
         cocked += "not lying flat" in die.reason
+        guessed += die.guess is not None
+        guessed_right += die.guess == truth[ti][0]
     false = sum(1 for di, d in enumerate(reading.dice) if di not in used_d and d.readable)
     unreadable = sum(1 for d in reading.dice if not d.readable)
     return {"dice": len(truth), "found": len(used_t), "right": right, "wrong": wrong, "false": false,
-            "cocked": cocked, "unreadable": unreadable}
+            "cocked": cocked, "unreadable": unreadable, "guessed": guessed, "guessed_right": guessed_right}
 
 
 def add(total: dict, part: dict) -> None:
@@ -271,7 +278,8 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
             photos.setdefault((row["die"], die.face), []).append((row["image"], _crop(alone, die.box),
                                                                   _crop(image, die.box)))
     times = []
-    total = {"dice": 0, "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0}
+    total = {"dice": 0, "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0,
+             "guessed": 0, "guessed_right": 0}
     for way in range(ways):
         templates = FaceTemplates()
         rest = []
@@ -301,6 +309,8 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
             total["right"] += die.face == face
             total["wrong"] += die.readable and die.face != face
             total["unreadable"] += not die.readable
+            total["guessed"] += die.guess is not None
+            total["guessed_right"] += die.guess == face
     return total, float(np.mean(times)) if times else 0.0
 
 
@@ -344,11 +354,12 @@ def row(name: str, t: dict) -> str:
     dice = t.get("dice", 0) or 1
     return (f"| {name} | {t.get('dice', 0)} | {t.get('found', 0)} ({100 * t.get('found', 0) / dice:.1f}%) | "
             f"{100 * t.get('right', 0) / dice:.2f}% | {100 * t.get('wrong', 0) / dice:.2f}% | "
-            f"{t.get('cocked', 0)} | {t.get('unreadable', 0)} | {t.get('false', 0)} |")
+            f"{t.get('cocked', 0)} | {t.get('unreadable', 0)} | {t.get('false', 0)} | "
+            f"{t.get('guessed_right', 0)} / {t.get('guessed', 0)} |")
 
 
-HEADER = ("| set / reader | dice | found | right | wrong face | cocked | unreadable | false dice |\n"
-          "|---|---|---|---|---|---|---|---|")
+HEADER = ("| set / reader | dice | found | right | wrong face | cocked | unreadable | false dice "
+          "| unreadable, guess right / guessed |\n|---|---|---|---|---|---|---|---|---|")
 
 
 def print_timing(templates: FaceTemplates) -> None:

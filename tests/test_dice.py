@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from vision.dice import ArucoReader, FaceTemplates, PipReader, TaughtReader, make_reader
-from vision.dice.faces import DESCRIPTOR, PAD
+from vision.dice.faces import DESCRIPTOR, MAX_DISTANCE, PAD, UNCLEAR
 from vision.dice.types import box_iou as iou
 from vision.dice.zone import placement
 from vision.dice import net
@@ -77,6 +77,10 @@ def test_a_die_the_reader_is_unsure_of_is_read_after_a_look_the_other_way_up():
     assert looked_again == truth
     assert sum(face is None for face in at_a_glance) == 1
     assert [f for f, t in zip(at_a_glance, truth) if f is not None and f != t] == []
+    # The die it was unsure of at a glance carries the face it looked most like, for a person to confirm.
+    glance = [d for _, d in matched(scene, PipReader(second_look=()).read(scene.image))]
+    [(face, unsure)] = [(t, d) for t, d in zip(truth, glance) if d is not None and d.face is None]
+    assert unsure.reason == "pips unclear" and unsure.guess == face
 
 
 @pytest.mark.parametrize("enlarge", [1, 4])
@@ -348,6 +352,15 @@ def test_a_face_that_only_one_odd_look_points_to_is_not_taken():
     assert face == "C" and nearest < other and outvoted
     [(_, face, _, _, outvoted)] = taught(look(die, 1)).match([die])  # like it: C wins on average too
     assert face == "C" and not outvoted
+
+
+def test_a_taught_face_the_reader_is_unsure_of_is_only_a_guess_and_an_outvoted_one_not_even_that():
+    reader = TaughtReader(FaceTemplates())
+    assert reader._verdict("dragon", "C", 10.0, 30.0, False) == ("C", 1.0, "", "dragon", None)
+    face, confidence, reason, die, guess = reader._verdict("dragon", "C", 10.0, 11.0, False)  # a narrow margin
+    assert (face, reason, die, guess) == (None, "face unclear", "dragon", "C") and confidence < UNCLEAR
+    assert reader._verdict("dragon", "C", 10.0, 30.0, True) == (None, 0.0, "face unclear", "dragon", None)
+    assert reader._verdict("dragon", "C", MAX_DISTANCE + 1, 90.0, False)[2:] == ("not a taught face", None, None)
 
 
 def test_teaching_needs_exactly_one_die():

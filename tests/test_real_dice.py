@@ -97,6 +97,10 @@ def test_real_taught_dice_are_read_whichever_photos_taught_them(dice_data):
     ours, _ = taught_real(dice_data, ways=6)
     assert ours["right"] / ours["dice"] >= 0.91, ours
     assert ours["wrong"] <= 0.01 * ours["dice"], ours
+    # A die read "face unclear" carries the face it looks most like, which the referee proposes for a person to
+    # accept with one tap: measured 18 of the 28 unreadable dice, 15 of those proposals right.
+    assert ours["guessed"] >= 0.5 * ours["unreadable"], ours
+    assert ours["guessed_right"] >= 0.75 * ours["guessed"], ours
 
 
 def test_real_alike_dice_taught_once_for_all_of_them_are_read(dice_data):
@@ -107,6 +111,9 @@ def test_real_alike_dice_taught_once_for_all_of_them_are_read(dice_data):
     assert ours["dice"] == 1185
     assert ours["right"] / ours["dice"] >= 0.80, ours
     assert ours["wrong"] <= 0.015 * ours["dice"], ours
+    # Proposed faces for the dice read "face unclear": measured 153 of 199, 116 of them right (76%).
+    assert ours["guessed"] >= 0.6 * ours["unreadable"], ours
+    assert ours["guessed_right"] >= 0.7 * ours["guessed"], ours
 
 
 def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_say(dice_data):

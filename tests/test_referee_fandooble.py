@@ -94,6 +94,53 @@ def test_unreadable_die_is_reported_not_guessed(game):
     assert "1 could not be read (not lying flat (cocked or stacked))" in verdicts[0].text
 
 
+def unclear(guess, x, y):
+    """A die lying flat whose face the reader could not be sure of; it looks most like ``guess``."""
+    return SeenDie(None, 0.0, (int(x * 2), int(y * 2), 40, 40), (float(x), float(y)), reason="face unclear",
+                   guess=guess)
+
+
+def with_dice(*dice) -> DiceObservation:
+    return DiceObservation(tuple(SeenDie(d[0], 0.95, (int(d[1] * 2), int(d[2] * 2), 40, 40), (float(d[1]), float(d[2])))
+                                 if isinstance(d, tuple) else d for d in dice), frames=3, kind="taught", die_px=40.0)
+
+
+def test_a_die_read_unclear_is_proposed_as_the_face_it_looks_like_never_applied(game):
+    session, referee = game
+    verdicts = referee.observe(session, with_dice(("C", 10, 10), unclear("K", 60, 10), ("G", 110, 10), ("C", 10, 60)))
+    assert len(verdicts) == 1 and isinstance(verdicts[0], Alert)
+    assert verdicts[0].move == "roll CCGK"
+    assert "knight (not readable; the face it looks most like)" in verdicts[0].text
+    assert "accept 'roll CCGK' if that is what lies there" in verdicts[0].text
+    assert session.state.rolls_this_turn == 0  # a person accepts it; nothing was applied
+
+
+def test_guesses_that_make_no_roll_are_reported_as_unreadable_dice(game):
+    session, referee = game
+    # Taken for a knight, the die would make two Fandooble/Knight/Wizard dice: no roll to propose.
+    verdicts = referee.observe(session, with_dice(("C", 10, 10), unclear("K", 60, 10), ("G", 110, 10), ("F", 10, 60)))
+    assert verdicts[0].move is None
+    assert "1 could not be read (face unclear): straighten the die or enter the roll by hand" in verdicts[0].text
+
+
+def test_a_die_without_a_guess_beside_a_guessed_one_is_reported_not_proposed(game):
+    session, referee = game
+    cocked = SeenDie(None, 0.0, (120, 20, 40, 40), (60.0, 10.0), reason="not lying flat (cocked or stacked)")
+    verdicts = referee.observe(session, with_dice(("C", 10, 10), cocked, unclear("G", 110, 10), ("F", 10, 60)))
+    assert verdicts[0].move is None
+    assert "2 could not be read (face unclear; not lying flat (cocked or stacked))" in verdicts[0].text
+
+
+def test_a_guessed_dragon_lying_where_it_lay_is_still_only_proposed(game):
+    session, referee = game
+    play(session, referee.observe(session, seen(("C", 10, 10), ("C", 60, 10), ("G", 110, 10), ("F", 10, 60))))
+    # The green dragon stayed; the reader cannot be sure of it now, though it looks green.
+    verdicts = referee.observe(session, with_dice(unclear("G", 111, 11), ("R", 30, 90), ("G", 70, 80), ("K", 150, 60)))
+    assert len(verdicts) == 1 and isinstance(verdicts[0], Alert) and verdicts[0].move == "roll GRK"
+    assert "green dragon (not readable; the face it looks most like)" in verdicts[0].text
+    assert session.state.rolls_this_turn == 1
+
+
 def test_two_special_faces_cannot_be_a_roll(game):
     session, referee = game
     verdicts = referee.observe(session, seen(("C", 10, 10), ("K", 60, 10), ("G", 110, 10), ("F", 10, 60)))

@@ -55,6 +55,26 @@ def test_vote_without_majority_is_unreadable():
     assert seen.faces == [None] and seen.unreadable == 1
 
 
+def unclear(guess, x):
+    return Die(None, 0.2, (x, 10, 30, 30), (x + 15.0, 25.0), reason="face unclear", guess=guess)
+
+
+def test_a_die_unclear_in_most_frames_keeps_the_face_they_took_it_for_as_a_guess_only():
+    readings = [DiceReading((unclear("K", 100),), 30.0), DiceReading((die("K", 100),), 30.0),
+                DiceReading((unclear("W", 100),), 30.0), DiceReading((unclear("K", 100),), 30.0)]
+    (seen,) = vote(readings).dice
+    assert seen.face is None and seen.reason == "face unclear"
+    assert seen.guess == "K" and seen.to_json()["guess"] == "K"  # three of four frames took it for a knight
+
+
+def test_no_guess_when_the_frames_do_not_mostly_agree_or_the_die_is_cocked():
+    split = [DiceReading((unclear(g, 100),), 30.0) for g in ("K", "W", "K", "W")]
+    assert vote(split).dice[0].guess is None
+    cocked = Die(None, 0.0, (100, 10, 30, 30), (115.0, 25.0), reason="not lying flat (cocked or stacked)")
+    leaning = [DiceReading((cocked,), 30.0), DiceReading((cocked,), 30.0), DiceReading((unclear("K", 100),), 30.0)]
+    assert vote(leaning).dice[0].guess is None
+
+
 def test_positions_in_table_millimetres_when_the_geometry_is_known():
     to_table = np.array([[0.5, 0, 10], [0, 0.5, 20], [0, 0, 1]], np.float64)
     seen = vote([DiceReading((die("3", 100),), 30.0)], image_to_table=to_table)

@@ -73,7 +73,7 @@ def draw_dice(image: np.ndarray, roll, *, at: float = 1.0) -> np.ndarray:
         x, y, w, h = (v * at for v in die.box_px)
         colour = OURS if die.face is not None else DUPLICATE
         cv2.rectangle(out, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)
-        text = f"{die.face} {die.confidence:.2f}" if die.face is not None else f"? {die.reason}"
+        text = f"{die.face} {die.confidence:.2f}" if die.face is not None else f"{die.guess or ''}? {die.reason}"
         _label(out, text, (x, y - 6 * scale), colour, 0.5 * scale, thick)
     return out
 

@@ -28,7 +28,9 @@ class SeenDie:
     """One die of a roll after the vote.
 
     ``face``: the face most still frames agreed on, None when it could not be read (then
-    ``reason`` says why: cocked, stacked, partly out of the tray, unclear).
+    ``reason`` says why: cocked, stacked, partly out of the tray, unclear). ``guess``: for a die
+    that could not be read, the face most frames read or took it for, when that is most of
+    them; a face for a person to confirm, never a reading.
     ``confidence``: the reader's mean confidence for that face times the share of frames
     that agreed. ``box_px``: x, y, w, h in the working image. ``position_mm``: the die's
     centre on the table in millimetres when the table geometry is known, else None.
@@ -40,6 +42,7 @@ class SeenDie:
     position_mm: tuple[float, float] | None = None
     reason: str = ""
     die: str | None = None
+    guess: str | None = None
 
     @property
     def center_px(self) -> tuple[float, float]:
@@ -54,6 +57,8 @@ class SeenDie:
             out["reason"] = self.reason
         if self.die:
             out["die"] = self.die
+        if self.guess:
+            out["guess"] = self.guess
         return out
 
 
@@ -99,8 +104,8 @@ class DiceObservation:
     def from_reading(cls, reading: DiceReading, *, kind: str = "", timestamp: float = 0.0,
                      image_to_table: np.ndarray | None = None) -> "DiceObservation":
         """One frame's reading as an observation (no vote), e.g. for a still photo."""
-        dice = tuple(SeenDie(d.face, d.confidence, d.box, _to_table(d.center, image_to_table), d.reason, d.die)
-                     for d in reading.dice)
+        dice = tuple(SeenDie(d.face, d.confidence, d.box, _to_table(d.center, image_to_table), d.reason, d.die,
+                             d.guess) for d in reading.dice)
         return cls(dice, timestamp, 1, kind, reading.die_px)
 
 
@@ -173,9 +178,15 @@ def vote(readings: list[DiceReading], *, kind: str = "", timestamp: float = 0.0,
                                   else "the frames disagree")
         last = track[-1]
         dice.append(SeenDie(face, confidence, last.box, _to_table(last.center, image_to_table), reason,
-                            chosen[-1].die if chosen else None))
+                            chosen[-1].die if chosen else None, None if face else _guess(track, len(readings))))
     dice.sort(key=lambda d: (d.box_px[1], d.box_px[0]))
     return DiceObservation(tuple(dice), timestamp, len(readings), kind, side)
+
+
+def _guess(track: list, frames: int) -> str | None:
+    """The face most of ``frames`` read or took the die for (a face unclear's guess), when it is most of them."""
+    taken, agreeing = Counter(d.face or d.guess for d in track).most_common(1)[0]
+    return taken if taken and agreeing * 2 > frames else None
 
 
 def _distance(a, b) -> float:

@@ -15,7 +15,10 @@ Verdicts:
 * :class:`Alert` naming what was expected and what was seen when it does not: too many or
   too few dice, a die that cannot be read, a dragon that moved, a face the dice do not
   have, a reading the reader was unsure of. The alert proposes the move only when the
-  dice say it without doubt (a dragon merely nudged, an unsure but consistent reading).
+  dice say it without doubt (a dragon merely nudged, an unsure but consistent reading),
+  or when every die that could not be read lies flat with a face it looks most like (its
+  ``guess``) and those faces make a roll the rules allow: a person accepts it with one tap
+  instead of entering the whole roll by hand. A guess is never applied by itself.
 
 A tray that shows the same dice at the same places as the last reading (a hand passed
 over, the table was bumped) is ignored. The referee never applies ``steal`` or ``bank``:
@@ -25,6 +28,7 @@ those come from the dashboard and the seat buttons.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from companion.games.fandooble.moves import Roll
@@ -38,6 +42,10 @@ SAME_PLACE_DIE_SIDES = 0.6  # the same, in die sides, when the table geometry is
 
 def make_referee(config: Any = None, min_confidence: float = MIN_CONFIDENCE, **_ignored) -> "FandoobleReferee":
     return FandoobleReferee(min_confidence=min_confidence)
+
+
+def _among(die, dice) -> bool:
+    return any(die is d for d in dice)
 
 
 def _names(faces) -> str:
@@ -82,12 +90,27 @@ class FandoobleReferee:
         throw = state.dragon_dice_to_throw()
         expected = (f"{len(held) + throw + 1} dice: {_names(held)} lying there and {throw + 1} thrown"
                     if held else f"{throw + 1} dice thrown")
-        faces_seen = _names(d.face or "?" for d in dice)
         unreadable = [d for d in dice if d.face is None]
         if unreadable:
             why = "; ".join(sorted({d.reason or "unclear" for d in unreadable}))
-            return [Alert(f"expected {expected}; saw {len(dice)}, of which {len(unreadable)} could not be read "
-                          f"({why}): straighten the die or enter the roll by hand", payload=self._payload(observation))]
+            refusal = Alert(f"expected {expected}; saw {len(dice)}, of which {len(unreadable)} could not be read "
+                            f"({why}): straighten the die or enter the roll by hand",
+                            payload=self._payload(observation))
+            if not all(getattr(d, "guess", None) for d in unreadable):
+                return [refusal]
+            # Every such die lies flat and looks most like some face: propose the roll those faces make, if
+            # it is one; any other mismatch is better told about the dice as read than about guesses.
+            taken = [replace(d, face=d.guess) if d.face is None else d for d in dice]
+            guessed = [t for t, d in zip(taken, dice) if d.face is None]
+            verdicts = self._judge(session, state, observation, taken, die_px, expected, guessed)
+            return verdicts if any(v.move for v in verdicts) else [refusal]
+        return self._judge(session, state, observation, dice, die_px, expected, [])
+
+    def _judge(self, session, state, observation, dice, die_px, expected, guessed) -> list:
+        """The verdict on dice that all have a face, ``guessed`` among them being dice that could not be read
+        taken for the face they look most like: such a roll is only ever proposed."""
+        held, throw = state.dragons, state.dragon_dice_to_throw()
+        faces_seen = _names(d.face for d in dice)
         unknown = sorted({d.face for d in dice if d.face not in FACE_ORDER})
         if unknown:
             return [Alert(f"expected {expected}; saw faces that are not Fandooble's ({', '.join(unknown)}): "
@@ -111,12 +134,14 @@ class FandoobleReferee:
         if reason is not None:
             return [Alert(f"the camera saw '{move}', but {reason}", payload=self._payload(observation))]
         self._remember(state, session, move, dice)
+        unsure = guessed + [d for d in new if d.confidence < self.min_confidence and not _among(d, guessed)]
+        detail = ", ".join(f"{face_name(d.face)} (not readable; the face it looks most like)" if _among(d, guessed)
+                           else f"{face_name(d.face)} ({d.confidence:.0%})" for d in unsure)
         if moved:
-            return [Alert(f"the {_names(moved)} from the last roll moved (a dragon stays where it lay); "
-                          f"if it was only nudged, accept '{move}'", move=move, payload=self._payload(observation))]
-        unsure = [d for d in new if d.confidence < self.min_confidence]
+            return [Alert(f"the {_names(moved)} from the last roll moved (a dragon stays where it lay)"
+                          + (f"; unsure of {detail}" if guessed else "")
+                          + f"; if it was only nudged, accept '{move}'", move=move, payload=self._payload(observation))]
         if unsure:
-            detail = ", ".join(f"{face_name(d.face)} ({d.confidence:.0%})" for d in unsure)
             return [Alert(f"unsure of the roll: read {detail}; accept '{move}' if that is what lies there",
                           move=move, payload=self._payload(observation))]
         return [Apply(move, payload=self._payload(observation))]

@@ -9,7 +9,9 @@ quarter turns and shifts of up to two pixels and takes the nearest, each brought
 (a small die, a blurred one or one in glare shows its drawing paler); the confidence is the
 margin to the nearest sample of a *different* face. The face's looks must also win on
 average: when another face's two nearest looks are nearer on average than this face's two, one
-odd look decided and the face is reported unclear rather than guessed.
+odd look decided and the face is reported unclear rather than guessed. A face reported unclear
+for a narrow margin alone carries the nearest face as the die's ``guess``: a referee may propose
+it for a person to confirm, never read it.
 The templates also record which faces each die has (its face counts), which the
 odds need.
 """
@@ -208,8 +210,10 @@ class TaughtReader:
 
     def _verdict(self, die: str, face: str, nearest: float, other: float, outvoted: bool):
         if nearest > MAX_DISTANCE:
-            return None, 0.0, "not a taught face", None
-        confidence = 0.0 if outvoted else float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))
+            return None, 0.0, "not a taught face", None, None
+        if outvoted:  # the nearest look and the face's looks on average disagree: no face to propose
+            return None, 0.0, "face unclear", die, None
+        confidence = float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))
         if confidence < self.min_confidence:
-            return None, confidence, "face unclear", die
-        return face, confidence, "", die
+            return None, confidence, "face unclear", die, face
+        return face, confidence, "", die, None

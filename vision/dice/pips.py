@@ -67,11 +67,11 @@ class PipReader:
 
     def _verdict(self, p: np.ndarray):
         if int(np.argmax(p)) in (PICTURE, COCKED, NOT_A_DIE):
-            return None, 0.0, REASONS[int(np.argmax(p))], None
+            return None, 0.0, REASONS[int(np.argmax(p))], None, None
         if p[COCKED] >= self.leaning:
-            return None, 0.0, REASONS[COCKED], None
+            return None, 0.0, REASONS[COCKED], None, None
         face = 1 + int(np.argmax(p[1:7]))
         confidence = float(p[face])
         if confidence < self.min_confidence:
-            return None, confidence, "pips unclear", None
-        return str(face), confidence, "", None
+            return None, confidence, "pips unclear", None, str(face)
+        return str(face), confidence, "", None, None

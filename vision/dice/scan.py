@@ -21,7 +21,8 @@ from .zone import crop_to_zone, placement
 
 SAME_DIE = 0.45  # two marks whose boxes overlap more than this (IoU) are one die
 
-Verdict = tuple[str | None, float, str, str | None]  # face or None, confidence, reason, die name or None
+# face or None, confidence, reason, die name or None, and for a face unclear the face it looks most like or None
+Verdict = tuple[str | None, float, str, str | None, str | None]
 # read_faces(image, spots, the reader network's probabilities for them) -> one verdict per spot; all the
 # dice of a picture at once, so that a reader does its work in a few large steps rather than many small ones
 ReadFaces = Callable[[np.ndarray, list[net.Spot], np.ndarray], list[Verdict]]
@@ -57,8 +58,8 @@ def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None,
             dice.append(Die(None, 0.0, box, center))
     if flat:
         verdicts = read_faces(crop, [spot for _, spot, _ in flat], np.array([p for *_, p in flat]))
-        for (i, _, _), (face, confidence, reason, die) in zip(flat, verdicts):
-            dice[i] = replace(dice[i], face=face, confidence=confidence, reason=reason, die=die)
+        for (i, _, _), (face, confidence, reason, die, guess) in zip(flat, verdicts):
+            dice[i] = replace(dice[i], face=face, confidence=confidence, reason=reason, die=die, guess=guess)
     return DiceReading(tuple(dice), float(np.median(sides)) if sides else float(die_px or 0.0))
 
 

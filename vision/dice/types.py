@@ -14,7 +14,9 @@ class Die:
 
     ``face`` is the top face as a short text: ``"1"``..``"6"`` for pip dice, the taught
     letter (``"C"``, ``"G"``, ...) for picture dice, the face table's value for ArUco;
-    None when the die cannot be read, and then ``reason`` says why (a reader never guesses).
+    None when the die cannot be read, and then ``reason`` says why: a reader never reports a
+    face it is unsure of. ``guess`` is then the face the die looks most like, when it lies flat
+    and the reader has one (a face unclear), for a person to confirm; never used as a reading.
     ``confidence`` is in 0..1. ``box`` is x, y, w, h in image pixels; ``center`` in pixels.
     ``die`` names the taught die the face belongs to, when the reader knows it.
     """
@@ -25,6 +27,7 @@ class Die:
     center: tuple[float, float]
     reason: str = ""
     die: str | None = None
+    guess: str | None = None
 
     @property
     def readable(self) -> bool:
@@ -36,6 +39,8 @@ class Die:
             out["die"] = self.die
         if self.reason:
             out["reason"] = self.reason
+        if self.guess:
+            out["guess"] = self.guess
         return out
 
 
