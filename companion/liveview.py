@@ -7,11 +7,15 @@ only while someone is watching.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
+from collections import OrderedDict
 
 import cv2
 import numpy as np
+
+from hardware.camera.base import shrink
 
 
 class LiveView:
@@ -35,14 +39,11 @@ class LiveView:
         """Offer a new BGR picture; encoded only when someone watches (or ``force``)."""
         if not (force or self.watched):
             return
-        h, w = image.shape[:2]
-        if w > self.width:
-            image = cv2.resize(image, (self.width, round(h * self.width / w)), interpolation=cv2.INTER_AREA)
-        ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
-        if not ok:
+        jpeg = encode_jpeg(image, self.width, self.quality)
+        if jpeg is None:
             return
         with self._changed:
-            self._jpeg = buffer.tobytes()
+            self._jpeg = jpeg
             self._number += 1
             self._changed.notify_all()
 
@@ -84,3 +85,40 @@ class LatestFrame:
                     return None
                 self._changed.wait(remaining)
             return self._number, self._frame
+
+
+class RollPictures:
+    """The last few rolls as the camera read them (the tray, dice boxed and labelled), for the alerts that
+    ask a person about a roll: the player looks at the die the camera could not read rather than reading
+    about it. Kept in memory only, as pictures, and encoded when asked for: a roll costs a crop, not a JPEG.
+    After a restart an older alert's picture is gone, and says so."""
+
+    def __init__(self, *, keep: int = 8, width: int = 960, quality: int = 80):
+        self.keep = keep
+        self.width = width
+        self.quality = quality
+        self._lock = threading.Lock()
+        self._pictures: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def add(self, image: np.ndarray) -> str:
+        """Keep ``image`` (BGR) and return its name: random, so an alert of an earlier run never shows
+        a picture of this one."""
+        name = secrets.token_hex(8)
+        small = shrink(image, self.width)
+        image = small if small is not image else image.copy()  # never a view keeping a whole frame alive
+        with self._lock:
+            self._pictures[name] = image
+            while len(self._pictures) > self.keep:
+                self._pictures.popitem(last=False)
+        return name
+
+    def jpeg(self, name: str) -> bytes | None:
+        with self._lock:
+            image = self._pictures.get(name)
+        return None if image is None else encode_jpeg(image, self.width, self.quality)
+
+
+def encode_jpeg(image: np.ndarray, width: int, quality: int) -> bytes | None:
+    """``image`` as JPEG, shrunk to ``width`` pixels when wider; None if it cannot be encoded."""
+    ok, buffer = cv2.imencode(".jpg", shrink(image, width), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return buffer.tobytes() if ok else None

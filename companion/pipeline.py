@@ -77,7 +77,7 @@ class Pipeline:
                 roll = self.read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
-                    observed = self.runtime.observe(roll)
+                    observed = self.runtime.observe(roll, picture=self._roll_picture(frame, roll))
             elif stable is not None and reads == "cards":
                 observed = self.runtime.observe(stable)
             recorder = self.runtime.recorder
@@ -187,6 +187,30 @@ class Pipeline:
         if reads == "dice" and self.last_roll is not None:
             image = overlay.draw_dice(image, self.last_roll, at=at)
         return image
+
+    def _roll_picture(self, frame, roll) -> str | None:
+        """Keep the tray as this roll was read (its dice boxed and labelled, the rest of the table cut
+        away) for the alerts about it; returns the picture's name (None for a replay without pictures)."""
+        import numpy as np
+
+        from vision import overlay
+
+        if frame.work is None:
+            return None
+        drawn = overlay.draw_dice(frame.work, roll, at=1.0)
+        zone = self._dice.zone if self._dice is not None else None
+        boxes = [d.box_px for d in roll.dice]
+        corners = (np.asarray(zone, np.float64) if zone is not None
+                   else np.array([(x + dx, y + dy) for x, y, w, h in boxes for dx in (0, w) for dy in (0, h)]))
+        if len(corners):
+            # The tray with a die's width around it, so a die lying on its edge is seen whole.
+            margin = max((max(w, h) for *_, w, h in boxes), default=0.0)
+            height, width = drawn.shape[:2]
+            left, top = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
+            right, bottom = np.minimum(np.ceil(corners.max(axis=0) + margin), (width, height)).astype(int)
+            if right > left and bottom > top:
+                drawn = drawn[top:bottom, left:right]  # a view: the pictures keep a copy
+        return self.runtime.roll_pictures.add(drawn)
 
     # -- the runtime thread ------------------------------------------------------------
 

@@ -30,7 +30,7 @@ from companion.errors import (CompanionError, DatabaseUnavailable, IllegalMove, 
 from companion.eventkinds import ALERT, RESOLVE
 from companion.eventlog import Event, EventLog
 from companion.faults import steps
-from companion.liveview import LatestFrame, LiveView
+from companion.liveview import LatestFrame, LiveView, RollPictures
 from companion.session import Session
 
 _log = logging.getLogger(__name__)
@@ -100,6 +100,8 @@ class Runtime:
         self.live_view = LiveView()
         # The newest clean frame (no overlay), for teaching dice from the dashboard.
         self.frames = LatestFrame()
+        # The tray as each recent roll was read, shown with the alerts about that roll.
+        self.roll_pictures = RollPictures()
         active = log.get_setting(ACTIVE_SESSION)
         if active:
             try:
@@ -351,19 +353,21 @@ class Runtime:
 
         return self.call(dismiss)
 
-    def observe(self, observation: Any) -> Future:
+    def observe(self, observation: Any, *, picture: str | None = None) -> Future:
         """Hand a stable observation of the table (cards or dice) to the game's referee.
 
-        Returns the future of the verdicts. Called from the camera pipeline's thread.
+        ``picture``: the name of the picture it was read from (:attr:`roll_pictures`), which the alerts
+        it raises carry. Returns the future of the verdicts. Called from the camera pipeline's thread.
         """
-        return self.submit(self._observe, observation)
+        return self.submit(self._observe, observation, picture)
 
-    def _observe(self, observation: Any) -> list:
+    def _observe(self, observation: Any, picture: str | None = None) -> list:
         self.last_observation = observation
         session, referee = self.session, self.referee
         if session is None or referee is None:
             return []
         verdicts = referee.observe(session, observation)
+        shown = {} if picture is None else {"picture": picture}
         for verdict in verdicts:
             payload = dict(verdict.payload)
             if isinstance(verdict, referees.Apply):
@@ -372,9 +376,9 @@ class Runtime:
                 except (IllegalMove, InvalidMove) as exc:
                     # The engine has the last word: a refused reading waits for a person.
                     session.note(ALERT, f"the camera saw '{verdict.move}', but {exc}", source="camera",
-                                 payload={**payload, "move": verdict.move})
+                                 payload={**payload, **shown, "move": verdict.move})
             else:
-                session.note(ALERT, verdict.text, source="camera", payload={**payload, "move": verdict.move})
+                session.note(ALERT, verdict.text, source="camera", payload={**payload, **shown, "move": verdict.move})
         return verdicts
 
     def _heard(self, kind: str, **args) -> None:

@@ -164,6 +164,25 @@ def test_an_alert_is_resolved_on_any_page(dashboard, page, runtime):
     assert runtime.session.state.dragons == ""
 
 
+def test_an_alert_about_a_roll_shows_the_dice_as_the_camera_read_them(dashboard, page, runtime):
+    import numpy as np
+
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    page.goto(url + "/fandooble")
+    _live(page)
+    tray = runtime.roll_pictures.add(np.full((240, 320, 3), 90, np.uint8))
+    runtime.raise_alert("unsure of the roll: read knight (not readable; the face it looks most like)",
+                        source="camera", payload={"move": "roll CCGK", "picture": tray})
+    picture = page.locator("#alerts .alert img.alert-picture")
+    picture.wait_for(state="visible")
+    until(page, "(() => { const i = document.querySelector('#alerts img.alert-picture');"
+                " return i.complete && i.naturalWidth === 320; })()")
+    runtime.raise_alert("a die is cocked", source="camera")  # no roll behind it: no picture
+    page.wait_for_selector("#alerts .alert >> text=a die is cocked")
+    assert page.locator("#alerts .alert img.alert-picture:visible").count() == 1
+
+
 def test_a_refused_move_says_why(dashboard, page, runtime):
     url, _ = dashboard
     runtime.new_game("fandooble", ["Lola", "Grace"])

@@ -193,3 +193,26 @@ def test_the_live_view_is_drawn_small_with_the_tags_where_they_are(runtime, tmp_
     x, y = np.round(sighting.corners[0] * at).astype(int)
     patch = shown[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).astype(int)
     assert any(abs(p - np.array(overlay.OURS)).sum() < 90 for p in patch)
+
+
+def test_an_alert_about_a_roll_shows_the_tray_as_it_was_read(runtime, tmp_path):
+    import cv2
+    import numpy as np
+
+    from vision import overlay
+
+    # Three of the four dice lie in the tray (the left part of the picture): the referee asks a person.
+    pipeline = _roll_on_the_table(runtime, tmp_path, _with_tray([[0, 0], [420, 0], [420, 480], [0, 480]]))
+    (alert,) = runtime.pending_alerts()
+    jpeg = runtime.roll_pictures.jpeg(alert["payload"]["picture"])
+    shown = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    # The tray and a die's width around it, not the whole table: the die beyond it is cut away.
+    seen = pipeline.status()["last_roll"]["dice"]
+    margin = max(max(d["box_px"][2:]) for d in seen)
+    assert shown.shape[1] <= 420 + margin < 640
+    # Each die read is boxed in the overlay's colour where it lies (the tray starts at the picture's corner).
+    for die in seen:
+        x, y, w, h = die["box_px"]
+        edge = shown[y:y + h, max(x - 2, 0):x + 3].reshape(-1, 3).astype(int)
+        assert sum(abs(p - np.array(overlay.OURS)).sum() < 90 for p in edge) > h // 2
+

@@ -197,6 +197,19 @@ def test_a_still_of_the_live_view_for_calibration(client, runtime):
     assert cv2.imdecode(np.frombuffer(response.data, np.uint8), cv2.IMREAD_COLOR).shape == (270, 480, 3)
 
 
+def test_the_picture_of_a_roll_is_served_until_newer_rolls_push_it_out(client, runtime):
+    tray = np.full((300, 400, 3), 120, np.uint8)
+    first = runtime.roll_pictures.add(tray)
+    response = client.get(f"/api/roll/{first}.jpg")
+    assert response.status_code == 200 and response.mimetype == "image/jpeg"
+    assert cv2.imdecode(np.frombuffer(response.data, np.uint8), cv2.IMREAD_COLOR).shape == (300, 400, 3)
+    for _ in range(runtime.roll_pictures.keep):
+        runtime.roll_pictures.add(tray)
+    gone = client.get(f"/api/roll/{first}.jpg")
+    assert gone.status_code == 404 and gone.data == placeholder_jpeg("This roll's picture is gone")
+    assert client.get("/api/roll/not-a-roll.jpg").status_code == 404
+
+
 # -- on a real server: streams never starve the API ---------------------------------------
 
 

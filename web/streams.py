@@ -266,3 +266,17 @@ def live_still():
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Companion-Placeholder"] = "1" if latest is None else "0"
     return response
+
+
+@bp.get("/roll/<name>.jpg")
+def roll_picture(name: str):
+    """The tray as a recent roll was read (dice boxed and labelled), named by the alerts about that roll.
+    Kept in memory for the last few rolls: an older name gets 404 and a picture saying so."""
+    jpeg = runtime().roll_pictures.jpeg(name)
+    if jpeg is None:
+        response = Response(placeholder_jpeg("This roll's picture is gone"), status=404, mimetype="image/jpeg")
+        response.headers["Cache-Control"] = "no-store"
+    else:
+        response = Response(jpeg, mimetype="image/jpeg")
+        response.headers["Cache-Control"] = "private, max-age=3600"  # a roll's picture never changes
+    return response

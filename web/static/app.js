@@ -328,6 +328,8 @@ const TC = (() => {
     const resolve = (body) => act(`/api/alerts/${encodeURIComponent(alert.event_id)}/resolve`, { ...body, event_id: newEventId() });
     const text = el("p", { class: "alert-text" });
     const meta = el("p", { class: "meta" });
+    // The dice as the camera read them: a glance at the die it could not read says more than its words.
+    const picture = el("img", { class: "alert-picture", alt: "The dice as the camera read them", hidden: true });
     const accept = el("button", { type: "button", class: "accept", text: "Accept", onclick: () => resolve({ resolution: "accept" }) });
     const chooser = moveChooser();
     const correctRow = el("form", { class: "correct-row", hidden: true, onsubmit: (ev) => {
@@ -341,7 +343,7 @@ const TC = (() => {
           if (!correctRow.hidden) chooser.load({ proposed: alert.payload && alert.payload.move });
         } }),
         el("button", { type: "button", class: "secondary", text: "Dismiss", onclick: () => resolve({ resolution: "dismiss" }) })),
-      correctRow);
+      correctRow, picture);  // below the buttons: a phone shows Accept without scrolling past it
     function update(next) {
       alert = next;
       const proposed = alert.payload && alert.payload.move;
@@ -351,6 +353,10 @@ const TC = (() => {
       meta.textContent = [alert.source, count > 1 ? `${count} times, ${clock(alert.first_time)}–${clock(alert.time)}` : clock(alert.time),
         proposed ? `proposed: ${proposed}` : ""].filter(Boolean).join(" · ");
       accept.hidden = !proposed;
+      const shown = alert.payload && alert.payload.picture;
+      const src = shown ? `/api/roll/${encodeURIComponent(shown)}.jpg` : null;
+      if (src && picture.getAttribute("src") !== src) picture.setAttribute("src", src);  // set once: no reload
+      picture.hidden = !src;
     }
     return { node, update, busy: () => !correctRow.hidden };
   }
