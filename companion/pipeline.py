@@ -199,15 +199,12 @@ class Pipeline:
             return None
         drawn = overlay.draw_dice(frame.work, roll, at=1.0)
         zone = self._dice.zone if self._dice is not None else None
-        boxes = [d.box_px for d in roll.dice]
-        corners = (np.asarray(zone, np.float64) if zone is not None
-                   else np.array([(x + dx, y + dy) for x, y, w, h in boxes for dx in (0, w) for dy in (0, h)]))
-        if len(corners):
+        if zone is not None:  # (a replayed roll may come without its tray: then the whole picture)
             # The tray with a die's width around it, so a die lying on its edge is seen whole.
-            margin = max((max(w, h) for *_, w, h in boxes), default=0.0)
+            corners = np.asarray(zone, np.float64)
             height, width = drawn.shape[:2]
-            left, top = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
-            right, bottom = np.minimum(np.ceil(corners.max(axis=0) + margin), (width, height)).astype(int)
+            left, top = np.maximum(np.floor(corners.min(axis=0) - roll.die_px), 0).astype(int)
+            right, bottom = np.minimum(np.ceil(corners.max(axis=0) + roll.die_px), (width, height)).astype(int)
             if right > left and bottom > top:
                 drawn = drawn[top:bottom, left:right]  # a view: the pictures keep a copy
         return self.runtime.roll_pictures.add(drawn)
