@@ -305,7 +305,7 @@ class Appliance:
         from hardware.supervisor import CameraSupervisor
 
         factory = self.camera_factory or camera_factory(self.config, self.camera_backend)
-        table_mm = None
+        table_mm = demo_tray_px = None
         if self.camera_factory is None and getattr(factory, "backend", None) == "demo":
             from companion import demos
             from companion.dicestore import DiceStore
@@ -314,7 +314,7 @@ class Appliance:
             self.demo = demos.table_for(self.demo_game or camera["demo_game"], self.runtime,
                                         size=(camera["work_width"], camera["work_width"] * 9 // 16))
             self.demo.prepare(DiceStore(self.data_dir))
-            table_mm = self.demo.table_mm
+            table_mm, demo_tray_px = self.demo.table_mm, self.demo.tray_px
             def factory():
                 return self.demo.camera(fps=camera["fps"], work_width=camera["work_width"])
 
@@ -322,7 +322,8 @@ class Appliance:
         if self.on_frame is None:
             from companion.pipeline import Pipeline
 
-            self.pipeline = Pipeline(self.runtime, self.config, self.data_dir, table_mm=table_mm)
+            self.pipeline = Pipeline(self.runtime, self.config, self.data_dir, table_mm=table_mm,
+                                     demo_tray_px=demo_tray_px)
             self.on_frame = self.pipeline
             locator = self.pipeline.watcher.locator
             self.recording.table_mm = (locator.width_mm, locator.height_mm)

@@ -83,6 +83,8 @@ class DemoTable:
     def table_mm(self) -> tuple[float, float]:
         return self.script.table_mm
 
+    tray_px = None  # no dice on this table
+
     @property
     def games_started(self) -> int:
         return self.show.loops

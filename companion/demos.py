@@ -1,9 +1,9 @@
 """The demo tables a companion without a camera can play, each for its game.
 
 Each demo module names the game it plays (``DEMO_GAME``) and its table (``DEMO_TABLE``:
-built with the runtime and the picture size, with ``camera()``, ``table_mm`` and
-``prepare(dice_store)``). ``[camera] demo_game`` or ``companion run --demo GAME``
-chooses one; by default the first is played.
+built with the runtime and the picture size, with ``camera()``, ``table_mm``, ``tray_px``
+(its dice tray in the camera's pixels, or None) and ``prepare(dice_store)``).
+``[camera] demo_game`` or ``companion run --demo GAME`` chooses one; by default the first is played.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ film advances on the game's state, never on time.
 
 The demo's dice must be taught for the camera to read them: when no faces are taught in
 the data directory, the demo teaches its own rendered dice (as ``companion dice teach``
-would from photos) and marks its tray, unless a tray is already marked.
+would from photos). Its tray (``tray_px``) is read until a tray is marked on the Setup page; it is
+never saved, so a camera attached later does not inherit it.
 """
 
 from __future__ import annotations
@@ -194,11 +195,13 @@ class DiceDemoTable:
         self._taught_key = None
         self._hand = 0
 
+    @property
+    def tray_px(self) -> list[list[float]]:
+        return self.script.tray_px
+
     def prepare(self, store) -> None:
-        """Teach the demo's dice (when none are taught) and mark its tray (when none is marked)."""
+        """Teach the demo's dice (when none are taught)."""
         teach_demo_dice(store, self.script)
-        if not self.runtime.config.get("table", "tray_px"):
-            self.runtime.config = self.runtime.config.with_changes({"table": {"tray_px": self.script.tray_px}})
 
     @property
     def games_started(self) -> int:

@@ -37,7 +37,8 @@ NO_TABLE_FOR_TRAY = ("the dice tray is given in table millimetres but the table'
 class Pipeline:
     """``pipeline(frame)`` for each camera frame. Thread-safe against the runtime's observer calls."""
 
-    def __init__(self, runtime, config: Config, data_dir: str | Path, *, table_mm: tuple[float, float] | None = None):
+    def __init__(self, runtime, config: Config, data_dir: str | Path, *, table_mm: tuple[float, float] | None = None,
+                 demo_tray_px: list | None = None):
         from vision.stabiliser import TableWatcher
 
         self.runtime = runtime
@@ -49,6 +50,9 @@ class Pipeline:
         self.watcher = TableWatcher.from_settings(table)
         self.tray_mm = table.get("tray_mm") or None
         self.tray_px = table.get("tray_px") or None
+        # The demo camera's table brings its own tray, read until one is marked; never saved, so a camera
+        # attached later does not inherit it and a setting saved on the dashboard does not drop it.
+        self.demo_tray_px = demo_tray_px or None
         self._started_with = getattr(runtime, "config", None)  # replaced when the dashboard changes a setting
         self._lock = threading.Lock()
         self._dice = None
@@ -58,10 +62,12 @@ class Pipeline:
         self.last_roll = None
         self.frames = 0
         self._status = self._describe()
+        self._tray = self._describe_tray()
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
         self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
         runtime.add_snapshot_part("vision", self.status)
+        runtime.add_snapshot_part("tray", lambda: self._tray)
 
     # -- every frame (the camera's reader thread) ------------------------------------
 
@@ -86,17 +92,25 @@ class Pipeline:
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, reads))
             self._status = self._describe()  # one consistent picture, read by the runtime without waiting
+            tray, self._tray = self._tray, self._describe_tray()
+        if tray != self._tray:
+            self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners: on the Setup page now
 
     def _reads(self) -> str | None:
         """What the camera reads for the game in play (its ``CAMERA``: cards, dice) or None."""
         session = self.runtime.session
         return session.rules.CAMERA if session is not None and session.outcome() is None else None
 
+    def _needs_table(self, reads: str | None) -> bool:
+        """Cards are placed on the table; dice need it only to place a tray given in table millimetres."""
+        return reads == "cards" or (reads == "dice" and bool(self.tray_mm) and not self._tapped_tray()
+                                    and not self.demo_tray_px)
+
     def _report_table(self, reads: str | None) -> None:
         geometry = self.watcher.geometry
         if geometry is not None:
             self.runtime.set_health("table", "ok", f"table in view ({geometry.source})")
-        elif reads == "cards":
+        elif self._needs_table(reads):
             self.runtime.set_health("table", "degraded",
                                     "no table in view: the four corner tags are not all seen and no calibration is stored")
         else:
@@ -124,22 +138,38 @@ class Pipeline:
         return detector.update(frame.work, frame.timestamp)
 
     def tray_zone(self):
-        """The dice tray as a polygon in working-image pixels: the tapped corners, else the tray in table
-        millimetres placed by the table's corners; None when neither is known."""
+        """The dice tray as a polygon in working-image pixels, or None when none is known."""
+        return self._tray_and_source()[0]
+
+    def _tray_and_source(self):
+        """The tray in use and where it comes from: the tapped corners ("marked"), else the tray in table
+        millimetres placed by the table's corners ("table"), else the demo table's own ("demo")."""
         import numpy as np
 
-        live = getattr(self.runtime, "config", None)  # the Setup page's tapped tray applies at once
-        live_tray = live.get("table", "tray_px") if live is not None else None
-        tray_px = live_tray if live is not self._started_with else (self.tray_px or live_tray)
+        tray_px = self._tapped_tray()
         if tray_px:
-            return np.asarray(tray_px, np.float64)
+            return np.asarray(tray_px, np.float64), "marked"
         geometry = self.watcher.geometry
         if self.tray_mm and geometry is not None:
             from vision.dice import zone_polygon
 
             left, top, right, bottom = self.tray_mm
-            return zone_polygon((left, top, right - left, bottom - top), _inverse(geometry.px_to_mm))
-        return None
+            return zone_polygon((left, top, right - left, bottom - top), _inverse(geometry.px_to_mm)), "table"
+        if self.demo_tray_px:
+            return np.asarray(self.demo_tray_px, np.float64), "demo"
+        return None, None
+
+    def _describe_tray(self) -> dict[str, Any] | None:
+        """The tray the dice are read in, for the Setup page to draw (working-image pixels)."""
+        zone, source = self._tray_and_source()
+        return None if zone is None else {"corners": [[round(x), round(y)] for x, y in zone.tolist()],
+                                          "source": source}
+
+    def _tapped_tray(self):
+        """The tray's corners tapped on the Setup page (working-image pixels), or None."""
+        live = getattr(self.runtime, "config", None)  # the Setup page's tapped tray applies at once
+        live_tray = live.get("table", "tray_px") if live is not None else None
+        return (live_tray if live is not self._started_with else (self.tray_px or live_tray)) or None
 
     def _dice_detector(self):
         from companion.dicestore import DiceStore
@@ -183,10 +213,13 @@ class Pipeline:
         small = shrink(frame.work, self.runtime.live_view.width)
         at = small.shape[1] / frame.work.shape[1]
         watcher = self.watcher
-        image = overlay.draw(small, watcher.reading, watcher.stable or watcher.latest, watcher.geometry, at=at)
-        if reads == "dice" and self.last_roll is not None:
-            image = overlay.draw_dice(image, self.last_roll, at=at)
-        return image
+        if reads != "dice":
+            return overlay.draw(small, watcher.reading, watcher.stable or watcher.latest, watcher.geometry, at=at)
+        roll = self.last_roll  # a dice game: the tray and the last roll, not the cards' counts
+        status = ("no roll read yet" if roll is None
+                  else "last roll: " + (" ".join(d.face or "?" for d in roll.dice) or "no dice"))
+        image = overlay.draw(small, watcher.reading, None, watcher.geometry, status=status, at=at)
+        return overlay.draw_dice(image, roll, at=at, tray=self.tray_zone())
 
     def _roll_picture(self, frame, roll) -> str | None:
         """Keep the tray as this roll was read (its dice boxed and labelled, the rest of the table cut
@@ -197,8 +230,8 @@ class Pipeline:
 
         if frame.work is None:
             return None
-        drawn = overlay.draw_dice(frame.work, roll, at=1.0)
         zone = self._dice.zone if self._dice is not None else None
+        drawn = overlay.draw_dice(frame.work, roll, at=1.0, tray=zone)
         if zone is not None:  # (a replayed roll may come without its tray: then the whole picture)
             # The tray with a die's width around it, so a die lying on its edge is seen whole.
             corners = np.asarray(zone, np.float64)
@@ -242,10 +275,17 @@ class Pipeline:
             # Foreign QR codes and malformed payloads: counted and shown, never a game fact.
             "ignored": 0 if latest is None else latest.ignored,
             "duplicates": [] if latest is None else list(latest.duplicates),
-            "problems": [] if latest is None else list(latest.problems),
+            "problems": [] if latest is None else self._problems(latest.problems),
             "stable_stacks": None if self.watcher.stable is None else len(self.watcher.stable.stacks),
             "last_roll": None if self.last_roll is None else self.last_roll.to_json(),
         }
+
+    def _problems(self, problems) -> list[str]:
+        # Missing corner tags are no problem while a game plays that does not need the table.
+        reads = self._reads()
+        if reads is None or self._needs_table(reads):
+            return list(problems)
+        return [p for p in problems if p != self.watcher.locator.problem]
 
 
 def _inverse(homography):

@@ -306,6 +306,23 @@ def test_the_dice_tray_is_marked_by_tapping_its_corners_on_the_live_view(dashboa
     assert runtime.config.get("table", "tray_px") == tray  # read from the next frame on, no restart
 
 
+def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashboard, page, runtime):
+    # The demo camera's table brings its own tray: the page draws it and says it is the demo's, not
+    # "no dice are read" while the demo's rolls are being read in it.
+    url, app = dashboard
+    runtime.live_view.publish(np.full((540, 960, 3), 120, np.uint8), force=True)
+    width = app.extensions["companion_config"]().get("camera", "work_width")  # the tray is in its pixels
+    tray = {"corners": [[width * 0.3, 100], [width * 0.7, 100], [width * 0.7, 500], [width * 0.3, 500]],
+            "source": "demo"}
+    runtime.add_snapshot_part("tray", lambda: tray)
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    page.wait_for_selector("#tray-stored >> text=the demo table's own tray, drawn dashed yellow")
+    until(page, "document.querySelectorAll('#tray-marks polygon').length === 1")
+    left = page.evaluate("Number(document.querySelector('#tray-marks polygon').getAttribute('points').split(',')[0])")
+    assert left == pytest.approx(0.3 * 960, abs=1)  # drawn where it lies on the picture
+
+
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
     url, _ = dashboard
     page.set_viewport_size(PHONE)
@@ -581,6 +598,7 @@ def test_the_dice_chosen_last_stay_on_the_setup_page_when_an_earlier_answer_come
     page.route(re.compile(r".*/api/dice$"), answer)
     page.goto(url + "/setup")
     page.wait_for_selector("#dice-aruco")
+    assert "null" not in page.text_content("#teach")  # no advice to give: nothing stands in its place
     page.fill("#dice-aruco", "0=C 1=G")
     page.click("text=Save the sticker table")
     until(page, "document.querySelector('#dice-kind').value === 'aruco'")

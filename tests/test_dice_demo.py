@@ -38,7 +38,7 @@ def play_all(demo, pipeline, runtime) -> None:
 def test_every_roll_of_the_demo_is_read_and_scored_as_rendered(runtime, log, tmp_path):
     demo = DiceDemoTable(runtime, size=(1280, 720), rolls=ROLLS)
     demo.prepare(DiceStore(tmp_path))
-    play_all(demo, Pipeline(runtime, Config.defaults(), tmp_path), runtime)
+    play_all(demo, Pipeline(runtime, Config.defaults(), tmp_path, demo_tray_px=demo.tray_px), runtime)
     session = runtime.session
     assert session.game == "fandooble"
     camera = [e.text for e in log.events(session.session_id) if e.source == "camera"]
@@ -48,23 +48,42 @@ def test_every_roll_of_the_demo_is_read_and_scored_as_rendered(runtime, log, tmp
     assert banked  # the turns pass: banking is entered as a person would
 
 
-def test_the_demo_teaches_its_dice_and_marks_its_tray_only_when_none_are(runtime, tmp_path):
+def test_the_demo_teaches_its_dice_only_when_none_are_and_saves_no_tray(runtime, tmp_path):
     store = DiceStore(tmp_path)
     demo = DiceDemoTable(runtime, size=(1280, 720), rolls=2)
     demo.prepare(store)
     assert store.kind == "taught" and store.options_for("fandooble")
     assert "advice" not in store.describe()  # taught as the Setup page would: nothing to teach again
-    assert runtime.config.get("table", "tray_px") == demo.script.tray_px
+    assert runtime.config.get("table", "tray_px") == []  # a camera attached later must not inherit the demo's tray
     taught_at = store.changed_at()
-    runtime.config = runtime.config.with_changes({"table": {"tray_px": [[0, 0], [9, 0], [9, 9], [0, 9]]}})
     DiceDemoTable(runtime, size=(1280, 720), rolls=2).prepare(store)
     assert store.changed_at() == taught_at  # the table's own dice stay taught
-    assert runtime.config.get("table", "tray_px") == [[0, 0], [9, 0], [9, 9], [0, 9]]
     settings = store.settings()
     del settings["descriptor"]  # dice taught by an older version, which cut them out otherwise, cannot be read
     store._write_settings(settings)
     DiceDemoTable(runtime, size=(1280, 720), rolls=2).prepare(store)
     assert store.has_usable_templates() and store.load_templates() is not None
+
+
+def test_the_demo_reads_its_own_tray_until_one_is_marked_whatever_else_is_saved(runtime, tmp_path):
+    # The game master saves a setting on the dashboard while the demo plays (the runtime is given the
+    # saved configuration): the demo's dice are still read in its tray. A tray marked later wins.
+    demo = DiceDemoTable(runtime, size=(1280, 720), rolls=2)
+    demo.prepare(DiceStore(tmp_path))
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path, demo_tray_px=demo.tray_px)
+    image, t = demo.next_image(0)
+    pipeline(Frame(work=image, timestamp=t, number=1))
+    assert runtime.snapshot()["tray"] == {"corners": [[round(x), round(y)] for x, y in demo.tray_px],
+                                          "source": "demo"}
+    runtime.config = Config.defaults().with_changes({"recording": {"budget_mb_per_hour": 150}})
+    pipeline(Frame(work=image, timestamp=t + 0.1, number=2))
+    assert runtime.snapshot()["tray"]["source"] == "demo"
+    assert runtime.snapshot()["health"]["dice"]["status"] == "ok"
+    marked = [[10, 10], [300, 10], [300, 200], [10, 200]]
+    runtime.config = runtime.config.with_changes({"table": {"tray_px": marked}})
+    pipeline(Frame(work=image, timestamp=t + 0.2, number=3))
+    assert runtime.snapshot()["tray"] == {"corners": marked, "source": "marked"}
 
 
 def test_the_demo_is_chosen_by_its_game_and_an_unknown_one_is_refused(runtime):

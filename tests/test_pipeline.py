@@ -44,6 +44,22 @@ def test_a_fable_game_without_corner_tags_shows_the_table_as_degraded(runtime, t
     pipeline(Frame(work=image, timestamp=0.1, number=1))
     health = runtime.snapshot()["health"]["table"]
     assert health["status"] == "degraded" and "corner tags" in health["detail"]
+    assert any("corner tags" in p for p in runtime.snapshot()["vision"]["problems"])
+
+
+@pytest.mark.parametrize("tray, needed", [({"tray_px": [[0, 0], [640, 0], [640, 480], [0, 480]]}, False),
+                                          ({"tray_mm": [0, 0, 200, 150]}, True)])
+def test_a_dice_game_warns_of_missing_corner_tags_only_when_its_tray_needs_the_table(runtime, tmp_path, tray,
+                                                                                    needed):
+    # Fandooble's dice lie in a tapped tray: the table's corners are not needed, and no warning says
+    # otherwise; a tray given in table millimetres is placed by those corners, so then they are.
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    pipeline = Pipeline(runtime, Config.defaults().with_changes({"table": tray}), tmp_path)
+    image, _ = synth.render(synth.Scene(stacks=(), corners=()), VIEW)
+    pipeline(Frame(work=image, timestamp=0.1, number=1))
+    snapshot = runtime.snapshot()
+    assert (snapshot["health"]["table"]["status"] == "degraded") is needed
+    assert any("corner tags" in p for p in snapshot["vision"]["problems"]) is needed
 
 
 def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(runtime, tmp_path, monkeypatch):
@@ -193,6 +209,30 @@ def test_the_live_view_is_drawn_small_with_the_tags_where_they_are(runtime, tmp_
     x, y = np.round(sighting.corners[0] * at).astype(int)
     patch = shown[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).astype(int)
     assert any(abs(p - np.array(overlay.OURS)).sum() < 90 for p in patch)
+
+
+def test_the_live_view_of_a_dice_game_outlines_the_tray_and_names_the_last_roll(runtime, tmp_path, monkeypatch):
+    import cv2
+    import numpy as np
+
+    from vision import overlay
+
+    texts = []
+    real_label = overlay._label
+    monkeypatch.setattr(overlay, "_label", lambda image, text, *a: texts.append(text) or real_label(image, text, *a))
+    assert runtime.live_view.wait_for_jpeg(0, 0.01) is None  # someone starts watching
+    pipeline = _roll_on_the_table(runtime, tmp_path, _with_tray([[4, 6], [636, 6], [636, 476], [4, 476]]))
+    number, jpeg = runtime.live_view.wait_for_jpeg(0, 30.0)  # (a bound on a failing wait only)
+    shown = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    at = shown.shape[1] / 640
+    x, y = round(320 * at), round(6 * at)  # the middle of the tray's top edge
+    patch = shown[y - 2:y + 3, x - 1:x + 2].reshape(-1, 3).astype(int)
+    assert any(abs(p - np.array(overlay.TRAY)).sum() < 90 for p in patch)
+    # The dice game's own status line (the faces in the order the dice lie), not the cards' counts.
+    status = [t for t in texts if t.startswith("last roll: ")][-1]
+    assert sorted(status.removeprefix("last roll: ").split()) == sorted("CCGF")
+    assert not any("stacks" in t for t in texts)
+    assert pipeline.status()["problems"] == []
 
 
 def test_an_alert_about_a_roll_shows_the_tray_as_it_was_read(runtime, tmp_path):

@@ -16,6 +16,7 @@ FOREIGN = (150, 150, 150)
 DUPLICATE = (40, 40, 230)
 HIDDEN = (0, 190, 255)
 TABLE = (255, 180, 0)
+TRAY = (77, 216, 255)  # the Setup page's yellow
 
 
 def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, status: str | None = None,
@@ -63,13 +64,16 @@ def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, statu
     return out
 
 
-def draw_dice(image: np.ndarray, roll, *, at: float = 1.0) -> np.ndarray:
-    """A copy of ``image`` with a roll's dice boxed and labelled (a :class:`vision.roll.DiceObservation`);
-    unreadable dice in red with their reason. ``at`` as in :func:`draw`."""
+def draw_dice(image: np.ndarray, roll, *, at: float = 1.0, tray: np.ndarray | None = None) -> np.ndarray:
+    """A copy of ``image`` with a roll's dice boxed and labelled (a :class:`vision.roll.DiceObservation`, or
+    None); unreadable dice in red with their reason; the ``tray`` polygon (pixels of the full picture) outlined,
+    so a die beside it is seen to be outside. ``at`` as in :func:`draw`."""
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     scale = max(1.0, out.shape[1] / 1280.0)
     thick = max(1, int(round(2 * scale)))
-    for die in roll.dice:
+    if tray is not None:
+        cv2.polylines(out, [np.round(np.asarray(tray) * at).astype(np.int32)], True, TRAY, thick, cv2.LINE_AA)
+    for die in roll.dice if roll is not None else ():
         x, y, w, h = (v * at for v in die.box_px)
         colour = OURS if die.face is not None else DUPLICATE
         cv2.rectangle(out, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)

@@ -244,11 +244,14 @@ def cancel_teaching():
 
 
 def _tray():
-    """The dice tray tapped on the Setup page (working-image pixels), or None (the whole picture)."""
+    """The dice tray the camera reads rolls in (working-image pixels), or None (the whole picture)."""
     import numpy as np
 
-    tray = runtime().config.get("table", "tray_px")
-    return np.asarray(tray, np.float64) if tray else None
+    corners = runtime().config.get("table", "tray_px")  # tapped: applies at once, before the next frame
+    if not corners:
+        in_use = runtime().snapshot_part("tray")  # the pipeline's: placed on the table, or the demo's own
+        corners = in_use["corners"] if in_use else None
+    return np.asarray(corners, np.float64) if corners else None
 
 
 def _game_warning() -> str | None:

@@ -1,12 +1,19 @@
 // Setup, dice tray: tap the tray's four corners on a still from the camera. Only dice inside it are read
-// (POST /api/tray, applied at once); a new install reads no dice until the tray is marked.
+// (POST /api/tray, applied at once); a new install reads no dice until the tray is marked. The tray in use
+// (the marked one, one set in table millimetres, or the demo table's own) is drawn dashed.
 "use strict";
 (() => {
-  const { svg, $, act, getJSON, say } = TC;
+  const { svg, $, act, getJSON, say, onState } = TC;
   const CORNERS = ["NW", "NE", "SE", "SW"];
   const img = $("tray-img");
   let taps = [];
   let stored = [];
+  let inUse = null;  // the camera's tray as the pipeline reads it: { corners, source }
+  const SOURCES = {
+    marked: "The marked tray is drawn dashed yellow.",
+    table: "The tray set in table millimetres ([table] tray_mm) is drawn dashed yellow; mark one to use it instead.",
+    demo: "No tray is marked: the demo table's own tray, drawn dashed yellow, is read until you mark one.",
+  };
   let workWidth = 2304;
 
   async function load() {
@@ -31,9 +38,11 @@
     marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
     marks.setAttribute("preserveAspectRatio", "none");
     marks.replaceChildren();
-    if (stored.length === 4) {
+    // A tray just marked applies at once; the pipeline's report of it follows with the next frame.
+    const tray = stored.length === 4 ? { corners: stored, source: "marked" } : inUse;
+    if (tray) {
       const k = w / workWidth;
-      marks.append(svg("polygon", { points: stored.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
+      marks.append(svg("polygon", { points: tray.corners.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
     }
     if (taps.length > 1) marks.append(svg("polyline", { points: taps.concat(taps.length === 4 ? [taps[0]] : []).map((p) => p.join(",")).join(" "), fill: "none", stroke: "#00e0a0", "stroke-width": r / 2 }));
     taps.forEach(([x, y], i) => {
@@ -42,7 +51,7 @@
     });
     $("tray-status").textContent = taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
     $("tray-save").disabled = taps.length !== 4;
-    $("tray-stored").textContent = stored.length === 4 ? "The marked tray is drawn dashed yellow." : "No tray is marked: no dice are read.";
+    $("tray-stored").textContent = tray ? SOURCES[tray.source] : "No tray is marked: no dice are read.";
   }
   $("tray-picture").addEventListener("click", picture);
   $("tray-save").addEventListener("click", async () => {
@@ -52,5 +61,6 @@
   $("tray-forget").addEventListener("click", async () => {
     if (await act("/api/tray", {}, { method: "DELETE" })) { say("Tray forgotten: no dice are read until it is marked."); await load(); }
   });
+  onState((snap) => { inUse = snap.tray || null; draw(); }, "tray");
   load().then(picture).catch(() => {});
 })();
