@@ -319,8 +319,13 @@ def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashbo
     page.goto(url + "/setup")
     page.wait_for_selector("#tray-stored >> text=the demo table's own tray, drawn dashed yellow")
     until(page, "document.querySelectorAll('#tray-marks polygon').length === 1")
-    left = page.evaluate("Number(document.querySelector('#tray-marks polygon').getAttribute('points').split(',')[0])")
-    assert left == pytest.approx(0.3 * 960, abs=1)  # drawn where it lies on the picture
+    # Drawn where it lies on the picture: its left edge at 0.3 of the picture's width.
+    left = page.evaluate("""() => {
+        const marks = document.getElementById('tray-marks');
+        const x = Number(marks.querySelector('polygon').getAttribute('points').split(',')[0]);
+        return x / marks.viewBox.baseVal.width;
+    }""")
+    assert left == pytest.approx(0.3, abs=0.002)
 
 
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):

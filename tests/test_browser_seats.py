@@ -4,7 +4,8 @@ Each phone takes its seat by the link on the table screen's seat card; each sees
 own hand and only counts of the others; Paul's phone cannot enter Anne's move; the
 shared screen never holds a private fact, neither on screen nor in the state its
 script keeps. Played with the toy game of tests/toygame.py (a hidden hand and a
-simultaneous secret pick).
+simultaneous secret pick). In Fandooble and Fabled Fruit a phone offers no button for
+another player's choice.
 """
 
 from __future__ import annotations
@@ -107,6 +108,60 @@ def test_the_table_screen_and_two_phones_each_see_only_what_they_may(dashboard, 
     for page in (screen, anne, paul):
         page.wait_for_selector("#log li.kind-move >> text=pick Anne 9")
         page.wait_for_selector("#log li.kind-move >> text=pick Paul 8")
+    for context, _ in phones.values():
+        context.close()
+    screen_context.close()
+    assert errors == [], f"script errors on the pages: {errors}"
+
+
+def test_a_fandooble_phone_offers_only_the_choices_its_player_may_make(dashboard, browser, runtime):
+    # Lola's turn, her loot to bank: her phone offers it; Grace's phone says whose choice it is instead of
+    # a Bank button the companion would refuse. Both may still enter a roll by hand (the table's move).
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    runtime.play("roll CCGK", source="camera")
+    errors: list[str] = []
+    screen_context, screen = _open(browser, LAPTOP, url + "/", errors)
+    screen.wait_for_selector(".seat-card[data-player='Grace'] .seat-link")
+    links = {p: screen.text_content(f".seat-card[data-player='{p}'] .seat-link") for p in ("Lola", "Grace")}
+    phones = {}
+    for player in ("Lola", "Grace"):
+        context, phone = _open(browser, PHONE, links[player], errors, lands_on=url + "/fandooble")
+        phone.wait_for_selector("#actions-title >> text=Lola's choice")
+        phones[player] = (context, phone)
+    lola, grace = phones["Lola"][1], phones["Grace"][1]
+    assert lola.is_visible("#bank") and lola.is_enabled("#bank") and not lola.is_visible("#actions-note")
+    assert not grace.is_visible("#bank")
+    assert grace.text_content("#actions-note") == "Lola banks or throws again on their phone or the shared screen."
+    assert grace.is_visible("#manual")
+    lola.click("#bank")  # her turn ends: now Grace's phone offers the choice, and Lola's does not
+    grace.wait_for_selector("#actions-title >> text=Grace's choice")
+    lola.wait_for_selector("#actions-title >> text=Grace's choice")
+    assert grace.is_visible("#bank") and not lola.is_visible("#bank")
+    for context, _ in phones.values():
+        context.close()
+    screen_context.close()
+    assert errors == [], f"script errors on the pages: {errors}"
+
+
+def test_a_fabled_fruit_phone_offers_only_the_choices_its_player_may_make(dashboard, browser, runtime):
+    url, _ = dashboard
+    runtime.new_game("fable", ["Anne", "Paul"])
+    current = runtime.session.current_player()
+    other = "Paul" if current == "Anne" else "Anne"
+    errors: list[str] = []
+    screen_context, screen = _open(browser, LAPTOP, url + "/", errors)
+    screen.wait_for_selector(f".seat-card[data-player='{other}'] .seat-link")
+    links = {p: screen.text_content(f".seat-card[data-player='{p}'] .seat-link") for p in ("Anne", "Paul")}
+    phones = {}
+    for player in ("Anne", "Paul"):
+        context, phone = _open(browser, PHONE, links[player], errors, lands_on=url + "/fable")
+        phone.wait_for_selector(f"#choices-title >> text={current}'s choice")
+        phones[player] = (context, phone)
+    mine, theirs = phones[current][1], phones[other][1]
+    mine.wait_for_selector("#choice-buttons button")
+    assert theirs.text_content("#choices-help") == f"{current} chooses on their phone or the shared screen."
+    assert theirs.locator("#choice-buttons button").count() == 0
     for context, _ in phones.values():
         context.close()
     screen_context.close()

@@ -207,3 +207,19 @@ def _code_of(app, runtime, player):
 
     with app.test_request_context():
         return join_code(runtime.session.session_id, player)
+
+
+def test_the_end_of_turn_button_is_offered_only_where_it_would_be_accepted(log):
+    # Fandooble, Lola's loot to bank: her phone gets "End the turn (bank)"; Grace's phone, and the shared
+    # screen once Lola's seat is held, get none (the companion would refuse it there).
+    with Runtime(Config.defaults(), log) as runtime:
+        runtime.new_game("fandooble", ["Lola", "Grace"])
+        runtime.play("roll CCGK", source="camera")
+        app = make_app(runtime)
+        screen = with_token(app.test_client())
+        assert screen.get("/api/game/legal").get_json()["end_turn"] == "bank"  # no phone holds Lola's seat
+        lola, grace = _join(app, "Lola"), _join(app, "Grace")
+        assert lola.get("/api/game/legal").get_json()["end_turn"] == "bank"
+        assert grace.get("/api/game/legal").get_json()["end_turn"] is None
+        assert screen.get("/api/game/legal").get_json()["end_turn"] is None
+        assert grace.post("/api/end-turn", json={}).status_code == 403

@@ -88,6 +88,8 @@ def legal():
     if session is None:
         return jsonify(moves=None, count=0, end_turn=None)
     end_turn = _end_turn_move(session)
+    if end_turn is not None and session.why_not_yours(end_turn, viewer()) is not None:
+        end_turn = None  # another player's phone: no button the companion would refuse
     instead_of = request.args.get("instead_of") or None
     if instead_of is not None and len(instead_of) > 64:
         raise IllegalMove("that move is not in effect: only a move in effect can be corrected")

@@ -23,7 +23,7 @@
     $("goal").textContent = s.goal;
     $("display-count").textContent = s.display_count;
     $("fruit-stack").textContent = s.fruit_stack;
-    renderChoices(s);
+    renderChoices(s, game.viewer);
     renderStacks(s);
     renderPlayers(s);
     $("deck-size").textContent = s.deck_size;
@@ -91,7 +91,9 @@
   // The open form (an action being written, a price, the entry fee) stays open while the decision
   // is the same one: only a new player, phase or turn closes it.
   let decision = null;
-  function renderChoices(s) {
+  // ``viewer``: the player whose phone this is (null: the shared screen). Another player's phone says whose
+  // choice it is instead of offering buttons the companion would refuse; the deck's card is the table's.
+  function renderChoices(s, viewer) {
     const box = $("choice-buttons");
     box.replaceChildren();
     const now = JSON.stringify([s.current, s.phase, s.round, s.players.map((p) => p.turns)]);
@@ -105,7 +107,9 @@
     if (s.over) return;
     $("choices-title").textContent = `${s.current}'s choice`;
     const me = s.players.find((p) => p.name === s.current);
-    if (s.phase === "move") {
+    if (viewer && viewer !== s.current && s.phase !== "draw") {
+      $("choices-help").textContent = `${s.current} chooses on their phone or the shared screen.`;
+    } else if (s.phase === "move") {
       $("choices-help").textContent = "Where does the animal go?";
       for (const n of s.destinations) {
         const stack = stackOf(s, n);

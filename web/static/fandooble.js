@@ -27,7 +27,7 @@
     $("throws").textContent = s.over ? "" : `${s.current} throws ${s.dice_to_throw - 1} Dragon/Treasure ${s.dice_to_throw - 1 === 1 ? "die" : "dice"} and the Fandooble die.`;
 
     renderOdds(s);
-    renderActions(s);
+    renderActions(s, game.viewer);
     renderStashes(s);
     renderLog(game);
     refreshChart(game);
@@ -69,14 +69,20 @@
       : "Exact, from the face counts of these dice.";
   }
 
-  function renderActions(s) {
+  // ``viewer``: the player whose phone this is (null: the shared screen). Another player's phone shows
+  // whose choice it is, not buttons the companion would refuse; a roll may be entered from any phone.
+  function renderActions(s, viewer) {
     const pending = s.pending_steals > 0;
+    const theirs = !!viewer && viewer !== s.current;
     $("actions").hidden = s.over;
     $("actions-title").textContent = `${s.current}'s choice`;
-    $("steal").hidden = !pending;
+    $("actions-note").hidden = !theirs;
+    $("actions-note").textContent = theirs ? `${s.current} ${pending ? "chooses whom the Fandooble steals from" : "banks or throws again"} on their phone or the shared screen.` : "";
+    $("steal").hidden = !pending || theirs;
+    $("bank").hidden = theirs;
     const buttons = $("steal-buttons");
     buttons.replaceChildren();
-    if (pending) {
+    if (pending && !theirs) {
       $("steal-title").textContent = s.pending_steals > 1 ? `The Fandooble steals ${s.pending_steals} coins: choose from whom, one at a time` : "The Fandooble steals a coin: from whom?";
       s.players.filter((p) => p.name !== s.current && p.stash > 0).forEach((p) =>
         buttons.append(el("button", { type: "button", text: `${p.name} (${p.stash})`, onclick: () => play(`steal ${p.name}`) })));

@@ -14,7 +14,7 @@
     table: "The tray set in table millimetres ([table] tray_mm) is drawn dashed yellow; mark one to use it instead.",
     demo: "No tray is marked: the demo table's own tray, drawn dashed yellow, is read until you mark one.",
   };
-  let workWidth = 2304;
+  let workWidth = null;  // the working image's width, from the configuration: trays are in its pixels
 
   async function load() {
     const config = await getJSON("/api/config");
@@ -40,7 +40,7 @@
     marks.replaceChildren();
     // A tray just marked applies at once; the pipeline's report of it follows with the next frame.
     const tray = stored.length === 4 ? { corners: stored, source: "marked" } : inUse;
-    if (tray) {
+    if (tray && workWidth) {
       const k = w / workWidth;
       marks.append(svg("polygon", { points: tray.corners.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
     }
