@@ -142,3 +142,38 @@ def test_see_dice_reads_only_inside_the_tray_given(photos, data_dir, tmp_path, c
     assert [d["face"] for d in line["dice"]] == [left.face]
     with pytest.raises(SetupError, match="X,Y,W,H"):
         see_dice.run(argparse.Namespace(images=[str(tray)], dice_kind="taught", data_dir=str(data_dir), tray="1,2"))
+
+
+def test_see_dice_draws_what_it_read_for_a_player_to_look_at(photos, data_dir, tmp_path, capsys):
+    from vision import overlay
+
+    main(["dice", "teach", "--images", str(photos), "--data-dir", str(data_dir)])
+    scene = render_tray(np.random.default_rng(8), kind="fandooble", faces=list("GRK"), table="wood")
+    tray = tmp_path / "tray.png"
+    cv2.imwrite(str(tray), scene.image)
+    capsys.readouterr()
+    h, w = scene.image.shape[:2]
+    args = argparse.Namespace(images=[str(tray)], dice_kind="taught", data_dir=str(data_dir),
+                              tray=f"10,10,{w - 20},{h - 20}", pictures=tmp_path / "seen")
+    assert see_dice.run(args) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert line["picture"] == str(tmp_path / "seen" / "tray.seen.jpg")
+    drawn = cv2.imread(line["picture"])
+    assert drawn.shape == scene.image.shape
+
+    def near(points, colour):
+        return sum(abs(p.astype(int) - np.array(colour)).sum() < 90 for p in points)
+
+    for die in line["dice"]:  # each die boxed in the overlay's colour where it lies
+        x, y, bw, bh = die["box_px"]
+        assert near(drawn[y:y + bh, x], overlay.OURS) > bh // 2
+    assert near(drawn[10, w // 4:3 * w // 4], overlay.TRAY) > w // 4  # the tray's top edge outlined
+
+
+def test_a_label_at_the_right_edge_stays_whole_in_the_picture():
+    from vision import overlay
+
+    image = np.zeros((60, 200, 3), np.uint8)
+    overlay._label(image, "? partly out of the tray", (190, 30), (255, 255, 255), 0.5, 1)
+    columns = np.flatnonzero(image[:, :, 0].max(axis=0) == 255)
+    assert columns.min() < 100 and columns.max() < 200  # moved left, not cut off at the edge

@@ -42,6 +42,22 @@ def test_reads_tags_stacks_and_millimetres(table_png, data_dir, capsys, decoder)
     assert line["ignored"] == 0 and line["geometry"] == "corners"
 
 
+def test_pictures_show_each_tag_outlined_where_it_was_read(table_png, data_dir, tmp_path, capsys):
+    from vision import overlay
+
+    path, truth = table_png
+    assert main(["see", str(path), "--work-width", "1536", "--pictures", str(tmp_path / "seen"),
+                 "--data-dir", str(data_dir)]) == 0
+    (line,) = _lines(capsys)
+    drawn = cv2.imread(line["picture"])
+    assert drawn.shape[1] == 1536  # the working image the tags were read on
+    at = 1536 / 3072
+    for tag in line["tags"]:  # an outline in the overlay's colour around each tag's middle
+        x, y = (round(v * at) for v in tag["center_px"])
+        around = drawn[y - 40:y + 41, x - 40:x + 41].reshape(-1, 3).astype(int)
+        assert sum(abs(p - np.array(overlay.OURS)).sum() < 90 for p in around) > 20
+
+
 def test_without_corner_tags_or_calibration_table_mm_is_null(tmp_path, data_dir, capsys):
     scene = synth.Scene(stacks=(synth.Stack((400, 200), 0, ((9, 1),)),), corners=())
     frame, _ = synth.render(scene, synth.View(size=(2304, 1296), px_per_mm=2.6))

@@ -83,7 +83,8 @@ def draw_dice(image: np.ndarray, roll, *, at: float = 1.0, tray: np.ndarray | No
 
 
 def _label(image, text, origin, colour, font_scale, thick) -> None:
-    """Text with a dark outline so it reads on any background."""
-    x, y = int(origin[0]), int(max(origin[1], 12))
+    """Text with a dark outline so it reads on any background, moved left to stay whole in the picture."""
+    (width, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thick + 2)
+    x, y = int(max(min(origin[0], image.shape[1] - width - 2), 0)), int(max(origin[1], 12))
     cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
     cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour, thick, cv2.LINE_AA)

@@ -30,6 +30,9 @@ def register(sub) -> None:
     p.add_argument("--dice", action="store_true", help="read dice in the tray instead of tags")
     p.add_argument("--dice-kind", choices=["pips", "taught", "aruco"], default="pips",
                    help="with --dice: pip dice, faces taught with 'companion dice teach', or ArUco stickers")
+    p.add_argument("--pictures", type=Path, metavar="DIR",
+                   help="also write each photo with what was read drawn on it (tags outlined; dice boxed with "
+                        "their face, or '?' and why not) into DIR as NAME.seen.jpg, and name it in the line")
     p.add_argument("--tray", metavar="X,Y,W,H",
                    help="with --dice: the tray in the photo's pixels (left, top, width, height); dice outside it "
                         "are not read, dice across its edge are reported unreadable (default: the whole photo)")
@@ -76,6 +79,11 @@ def run(args) -> int:
             problems.append(locator.problem)
         snap = cards.snapshot(reading.sightings, geometry, problems=problems)
         ms = (time.perf_counter() - start) * 1000.0
+        drawn = None
+        if getattr(args, "pictures", None) is not None:
+            from vision import overlay
+
+            drawn = save_picture(args.pictures, path, overlay.draw(work, reading, snap, geometry))
         _emit({
             "image": str(path),
             "size": [image.shape[1], image.shape[0]],
@@ -91,8 +99,22 @@ def run(args) -> int:
             "geometry": snap.geometry,
             "problems": list(snap.problems),
             "ms": round(ms, 2),
+            **({"picture": drawn} if drawn else {}),
         })
     return status
+
+
+def save_picture(folder: Path, source: Path, image) -> str:
+    """Write ``image`` (what was read, drawn on the photo) as ``folder/NAME.seen.jpg``; returns its path."""
+    import cv2
+
+    from companion.errors import SetupError
+
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{Path(source).stem}.seen.jpg"
+    if not cv2.imwrite(str(target), image, [cv2.IMWRITE_JPEG_QUALITY, 85]):
+        raise SetupError(f"--pictures: {target} could not be written")
+    return str(target)
 
 
 def _working_image(image, work_width: int):

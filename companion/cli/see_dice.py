@@ -1,6 +1,8 @@
 """``companion see --dice IMAGE... [--dice-kind pips|taught|aruco]``: read the dice in photos.
 
-With ``--tray X,Y,W,H`` (the photo's pixels) only dice inside that rectangle are read.
+With ``--tray X,Y,W,H`` (the photo's pixels) only dice inside that rectangle are read. With
+``--pictures DIR`` each photo is also written there with its dice boxed and labelled and the tray
+outlined (``picture`` in its line): a player checks their dice by looking, not by reading boxes.
 Prints one JSON line per image: ``image``, ``dice`` (each ``face``, ``confidence``,
 ``box_px`` in the photo's pixels, and ``reason`` when unreadable), ``unreadable`` (count)
 and ``ms`` (reading time). Taught faces and the ArUco face table come from the data
@@ -85,5 +87,12 @@ def run(args) -> int:
             dice.append(shown)
         line = {"image": str(path), "kind": reader.kind, "dice": dice, "unreadable": len(reading.unreadable),
                 "ms": round(ms, 1)}
+        if getattr(args, "pictures", None) is not None:
+            from companion.cli.see import save_picture
+            from vision import overlay
+            from vision.roll import DiceObservation
+
+            seen = DiceObservation.from_reading(reading, kind=reader.kind)
+            line["picture"] = save_picture(args.pictures, path, overlay.draw_dice(image, seen, tray=zone))
         print(json.dumps(line, ensure_ascii=False), flush=True)
     return status
