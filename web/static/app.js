@@ -514,9 +514,15 @@ const TC = (() => {
     connect();
   }
 
+  // Where ``player`` enters their choices, said on another player's phone (which offers no button for them).
+  function whereChooses(game, player) {
+    const seat = (game.seats || []).find((s) => s.player === player);
+    return seat && seat.claimed ? "on their phone" : "on the shared screen";
+  }
+
   document.addEventListener("DOMContentLoaded", start);
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
            lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
-           games, gameInfo, applyPatch, moveChooser, keeping };
+           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses };
 })();

@@ -23,7 +23,7 @@
     $("goal").textContent = s.goal;
     $("display-count").textContent = s.display_count;
     $("fruit-stack").textContent = s.fruit_stack;
-    renderChoices(s, game.viewer);
+    renderChoices(s, game);
     renderStacks(s);
     renderPlayers(s);
     $("deck-size").textContent = s.deck_size;
@@ -91,9 +91,10 @@
   // The open form (an action being written, a price, the entry fee) stays open while the decision
   // is the same one: only a new player, phase or turn closes it.
   let decision = null;
-  // ``viewer``: the player whose phone this is (null: the shared screen). Another player's phone says whose
-  // choice it is instead of offering buttons the companion would refuse; the deck's card is the table's.
-  function renderChoices(s, viewer) {
+  // Another player's phone (``game.viewer``) says whose choice it is instead of offering buttons the
+  // companion would refuse; the deck's card is the table's.
+  function renderChoices(s, game) {
+    const viewer = game.viewer;
     const box = $("choice-buttons");
     box.replaceChildren();
     const now = JSON.stringify([s.current, s.phase, s.round, s.players.map((p) => p.turns)]);
@@ -108,7 +109,7 @@
     $("choices-title").textContent = `${s.current}'s choice`;
     const me = s.players.find((p) => p.name === s.current);
     if (viewer && viewer !== s.current && s.phase !== "draw") {
-      $("choices-help").textContent = `${s.current} chooses on their phone or the shared screen.`;
+      $("choices-help").textContent = `${s.current} chooses ${TC.whereChooses(game, s.current)}.`;
     } else if (s.phase === "move") {
       $("choices-help").textContent = "Where does the animal go?";
       for (const n of s.destinations) {

@@ -27,7 +27,7 @@
     $("throws").textContent = s.over ? "" : `${s.current} throws ${s.dice_to_throw - 1} Dragon/Treasure ${s.dice_to_throw - 1 === 1 ? "die" : "dice"} and the Fandooble die.`;
 
     renderOdds(s);
-    renderActions(s, game.viewer);
+    renderActions(s, game);
     renderStashes(s);
     renderLog(game);
     refreshChart(game);
@@ -69,15 +69,15 @@
       : "Exact, from the face counts of these dice.";
   }
 
-  // ``viewer``: the player whose phone this is (null: the shared screen). Another player's phone shows
-  // whose choice it is, not buttons the companion would refuse; a roll may be entered from any phone.
-  function renderActions(s, viewer) {
+  // Another player's phone (``game.viewer``) shows whose choice it is, not buttons the companion would
+  // refuse; a roll may be entered from any phone.
+  function renderActions(s, game) {
     const pending = s.pending_steals > 0;
-    const theirs = !!viewer && viewer !== s.current;
+    const theirs = !!game.viewer && game.viewer !== s.current;
     $("actions").hidden = s.over;
     $("actions-title").textContent = `${s.current}'s choice`;
     $("actions-note").hidden = !theirs;
-    $("actions-note").textContent = theirs ? `${s.current} ${pending ? "chooses whom the Fandooble steals from" : "banks or throws again"} on their phone or the shared screen.` : "";
+    $("actions-note").textContent = theirs ? `${s.current} ${pending ? "chooses whom the Fandooble steals from" : "banks or throws again"} ${TC.whereChooses(game, s.current)}.` : "";
     $("steal").hidden = !pending || theirs;
     $("bank").hidden = theirs;
     const buttons = $("steal-buttons");
