@@ -192,8 +192,7 @@ class DiceDemoTable:
         self.show = LiveShow(runtime, self.film)
         self.table_mm = None
         self._t = 0.0
-        self._taught_key = None
-        self._hand = 0
+        self.teaching = TeachingTray(self.script)
 
     @property
     def tray_px(self) -> list[list[float]]:
@@ -218,24 +217,45 @@ class DiceDemoTable:
         teaching = self.runtime.snapshot_part("teaching")
         if isinstance(teaching, dict) and teaching.get("active") and teaching.get("face"):
             self._t += 0.1
-            return self._teaching_picture(teaching), self._t
+            return self.teaching.picture(teaching), self._t
         shown = self.show(number)
         if shown is not None:
             self._t = max(self._t + 0.1, shown[1])
             shown = (shown[0], self._t)
         return shown
 
-    def _teaching_picture(self, teaching: dict):
+
+class TeachingTray:
+    """The demo table while a die is taught: the face the teacher asks for (its status, as
+    :class:`companion.teach.DiceTeacher` gives it) set down alone in the tray by a hand, then lying still,
+    turned a little more for each further picture of a face."""
+
+    def __init__(self, script: DiceScript):
+        self.script = script
+        self._asked = None
+        self._hand = 0
+
+    def picture(self, teaching: dict):
         x0, y0, x1, y1 = self.script.tray
         middle = ((x0 + x1) / 2, (y0 + y1) / 2)
-        key = (teaching.get("die"), teaching.get("step"), teaching.get("retries"))
-        if key != self._taught_key:
-            self._taught_key, self._hand = key, self.script.hand_frames
+        asked = (teaching.get("die"), teaching.get("step"), teaching.get("retries"))
+        if asked != self._asked:
+            self._asked, self._hand = asked, self.script.hand_frames
         if self._hand:
             self._hand -= 1
             return self.script.picture([], hand=middle)
         turn = 20.0 * (teaching.get("look", 1) - 1)
         return self.script.picture([(teaching["face"], middle, 10.0 + turn)])
+
+
+def teaching_camera(status, *, size: tuple[int, int], fps: float = 10.0, work_width: int | None = None):
+    """The demo camera for teaching without a dashboard (``companion dice teach``): it shows the face
+    ``status()`` asks for, in the demo table's tray. Returns (camera, the tray's corners in its pixels)."""
+    from hardware.camera.demo import DemoCamera
+
+    teaching = TeachingTray(DiceScript(size=size, rolls=1))
+    return DemoCamera(lambda number: teaching.picture(status()), fps=fps, work_width=work_width), \
+        teaching.script.tray_px
 
 
 DEMO_TABLE = DiceDemoTable

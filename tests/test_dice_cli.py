@@ -121,6 +121,17 @@ def test_teach_with_the_camera_follows_the_die_being_set_down(tmp_path, data_dir
     assert json.loads(out)["dice"]["dragon"]["faces"] == "CGR"
 
 
+def test_teach_with_the_demo_camera_finishes_on_the_demo_tables_die(data_dir, capsys):
+    # No camera on this machine: the demo table's die is set down with each face the teacher asks for.
+    (data_dir / "config.toml").write_text("[camera]\nfps = 30.0\nwork_width = 1280\n")
+    code = main(["dice", "teach", "--die", "dragon", "--faces", "CGR", "--looks", "1", "--camera", "demo",
+                 "--timeout", "60", "--data-dir", str(data_dir)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "the demo camera" in err and "[3/3] got it" in err and "try again" not in err
+    assert json.loads(out)["dice"]["dragon"]["faces"] == "CGR"
+
+
 def test_fandooble_option_needs_both_dice_and_accepts_three_alike():
     assert fandooble_faces({"d1": "GCRCGR", "d2": "CCGGRR", "s": "WKFFKW"}) == "CCGGRR/FFKKWW"
     assert fandooble_faces({"d1": "CCGGRR"}) is None

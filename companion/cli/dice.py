@@ -122,16 +122,28 @@ def _teach_from_camera(store: DiceStore, args) -> None:
 
     from companion.config import Config
     from companion.teach import DONE, DiceTeacher
-    from hardware.camera.select import open_camera
+    from hardware.camera.select import open_camera, resolve_backend, settings_of
 
     if not args.faces:
         raise SetupError("say which faces the die has, in the order you will show them: --faces CCGGRR")
     config = Config.in_dir(data_dir(args))
     tray = config["table"]["tray_px"]
+    camera = None
+    if resolve_backend(settings_of(config), args.backend) == "demo":
+        # No camera here: the demo table's die is set down with each face asked for, in its own tray.
+        from companion.dice_demo import teaching_camera
+
+        settings = config["camera"]
+        camera, tray = teaching_camera(lambda: teacher.status(), fps=settings["fps"],
+                                       size=(settings["work_width"], settings["work_width"] * 9 // 16))
+        print("the demo camera: its table's rendered die is set down with each face asked for", file=sys.stderr)
     teacher = DiceTeacher(args.die, args.faces, looks=args.looks, timeout_s=args.timeout,
                           keep=store.load_templates() if args.add else None, save=store.save_templates,
                           zone=np.asarray(tray, np.float64) if tray else None)
-    camera = open_camera(config, args.backend)
+    if camera is None:
+        camera = open_camera(config, args.backend)
+    else:
+        camera.start()
     try:
         status = teacher.status()
         _progress(status["step"], status["total"], _camera_prompt(status))
