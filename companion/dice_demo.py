@@ -248,14 +248,14 @@ class TeachingTray:
         return self.script.picture([(teaching["face"], middle, 10.0 + turn)])
 
 
-def teaching_camera(status, *, size: tuple[int, int], fps: float = 10.0, work_width: int | None = None):
-    """The demo camera for teaching without a dashboard (``companion dice teach``): it shows the face
-    ``status()`` asks for, in the demo table's tray. Returns (camera, the tray's corners in its pixels)."""
+def teaching_camera(status, *, size: tuple[int, int], fps: float = 10.0):
+    """The demo camera for teaching without a dashboard (``companion dice teach``): pictures of ``size``
+    showing the face ``status()`` asks for, in the demo table's tray. Returns (camera, the tray's corners)."""
     from hardware.camera.demo import DemoCamera
 
     teaching = TeachingTray(DiceScript(size=size, rolls=1))
-    return DemoCamera(lambda number: teaching.picture(status()), fps=fps, work_width=work_width), \
-        teaching.script.tray_px
+    camera = DemoCamera(lambda number: teaching.picture(status()), fps=fps)
+    return camera, teaching.script.tray_px
 
 
 DEMO_TABLE = DiceDemoTable
