@@ -139,6 +139,21 @@ def check_dice_networks() -> Check:
                  "to read. ONNX Runtime has no build for 32-bit systems; on a 64-bit one run ./setup.sh again")
 
 
+def check_dice_tray(config: Config, data_dir: Path) -> Check:
+    """Whether a dice tray is marked: until one is, no dice are read (nothing outside it is a die)."""
+    table = config["table"]
+    if table["tray_px"]:
+        return Check("dice", "tray", OK, "marked on the Setup page")
+    if table["tray_mm"]:
+        return Check("dice", "tray", OK, "set in table millimetres ([table] tray_mm), placed by the corner tags")
+    from companion.dicestore import DiceStore
+
+    advice = "tap the tray's four corners on the live view (Setup page, Dice tray)"
+    if DiceStore(data_dir).kind != "pips":  # picture dice or stickers were set up: dice are meant to be read
+        return Check("dice", "tray", WARN, f"no dice tray is marked, so no dice are read: {advice}")
+    return Check("dice", "tray", SKIP, f"none marked (only dice games need one: {advice})")
+
+
 def check_gpio(config: Config, *, pin_factory=None, blink: bool = True, step: float = 0.4,
                say: Callable[[str], None] = print) -> list[Check]:
     """Pins free of conflicts and of other programs; with ``blink``, every LED lit in turn for a person to see."""
@@ -250,7 +265,7 @@ def run_doctor(config: Config, data_dir: Path, *, backend: str | None = None, bl
     else:
         checks += check_camera(config, backend, camera=camera)
         checks += check_gpio(config, pin_factory=pin_factory, blink=blink, step=step, say=say)
-    checks.append(check_dice_networks())
+    checks += [check_dice_networks(), check_dice_tray(config, data_dir)]
     checks += check_database(data_dir)
     checks.append(service_check)
     return checks

@@ -10,8 +10,8 @@ import pytest
 
 from companion.cli import main
 from companion.config import CONFIG_NAME, Config
-from companion.doctor import check_database, check_dice_networks, check_gpio, check_service, check_table_view, failed, report, \
-    run_doctor, service_state
+from companion.doctor import check_database, check_dice_networks, check_dice_tray, check_gpio, check_service, \
+    check_table_view, failed, report, run_doctor, service_state
 from companion.eventlog import DB_NAME, EventLog
 from hardware.camera.base import Frame
 from hardware.camera.demo import SyntheticTable
@@ -117,3 +117,17 @@ def test_missing_dice_networks_fail_and_name_the_file(dice_networks, tmp_path):
     check = check_dice_networks()
     assert check.status == "fail"
     assert f"the dice network {tmp_path / 'finder.onnx'} is missing: rebuild it with tools/train_dice.py" in check.detail
+
+
+def test_a_missing_dice_tray_is_a_warning_only_where_dice_are_meant_to_be_read(data_dir):
+    from companion.dicestore import DiceStore
+
+    tray = [[0, 0], [100, 0], [100, 80], [0, 80]]
+    assert check_dice_tray(Config.defaults(), data_dir).status == "skip"  # a card table: no dice to read
+    DiceStore(data_dir).save_face_table({0: "C", 1: "G"})  # stickers set up for a dice game
+    DiceStore(data_dir).set_kind("aruco")
+    check = check_dice_tray(Config.defaults(), data_dir)
+    assert check.status == "warn" and "no dice are read" in check.detail and "Setup page" in check.detail
+    assert check_dice_tray(Config.defaults().with_changes({"table": {"tray_px": tray}}), data_dir).status == "ok"
+    assert check_dice_tray(Config.defaults().with_changes({"table": {"tray_mm": [0, 0, 200, 150]}}),
+                           data_dir).status == "ok"
