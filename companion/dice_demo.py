@@ -122,10 +122,12 @@ class DiceScript:
                 yield step, still
 
 
-def script_film(script: DiceScript, *, fps: float = 10.0, title: str = DEMO_TITLE) -> ScriptFilm:
-    """The script as a film: a new game first, each roll's entered moves delivered before its hand comes."""
-    start = [FilmInput(0, "new_game", {"game": DEMO_GAME, "players": list(script.players), "options": {},
-                                       "title": title})]
+def script_film(script: DiceScript, *, fps: float = 10.0, title: str = DEMO_TITLE,
+                options: dict[str, str] | None = None) -> ScriptFilm:
+    """The script as a film: a new game first (with ``options``), each roll's entered moves delivered before
+    its hand comes."""
+    start = [FilmInput(0, "new_game", {"game": DEMO_GAME, "players": list(script.players),
+                                       "options": dict(options or {}), "title": title})]
     header = {"title": title, "fps": fps}
 
     def frames() -> Iterator[FilmFrame]:
@@ -199,8 +201,13 @@ class DiceDemoTable:
         return self.script.tray_px
 
     def prepare(self, store) -> None:
-        """Teach the demo's dice (when none are taught)."""
+        """Teach the demo's dice (when none are taught); its games then take the taught dice's face counts,
+        as new games on the Setup page do, so the odds are exact and say so."""
+        from companion.film.player import LiveShow
+
         teach_demo_dice(store, self.script)
+        self.film = script_film(self.script, options=store.options_for(DEMO_GAME))
+        self.show = LiveShow(self.runtime, self.film)
 
     @property
     def games_started(self) -> int:

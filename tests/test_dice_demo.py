@@ -41,6 +41,8 @@ def test_every_roll_of_the_demo_is_read_and_scored_as_rendered(runtime, log, tmp
     play_all(demo, Pipeline(runtime, Config.defaults(), tmp_path, demo_tray_px=demo.tray_px), runtime)
     session = runtime.session
     assert session.game == "fandooble"
+    faces = session.view(None)["state"]["faces"]  # the taught dice's counts: the odds are exact and say so
+    assert faces["verified"] and faces["dragon"] == {"C": 1, "G": 1, "R": 1}
     camera = [e.text for e in log.events(session.session_id) if e.source == "camera"]
     assert camera == [f"roll {step.faces}" for step in demo.script.steps] and len(camera) == ROLLS
     assert runtime.pending_alerts() == []
