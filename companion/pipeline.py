@@ -61,8 +61,9 @@ class Pipeline:
         self._dice_checked = float("-inf")
         self.last_roll = None
         self.frames = 0
-        self._status = self._describe()
-        self._tray = self._describe_tray()
+        self._status = self._describe(None)
+        self.zone, source = self._tray_and_source()  # the tray in use, worked out once a frame
+        self._tray = _described_tray(self.zone, source)
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
         self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
@@ -77,6 +78,7 @@ class Pipeline:
             self.frames += 1
             reads = self._reads()
             stable = self.watcher.update(frame)
+            self.zone, source = self._tray_and_source()
             self._report_table(reads)
             roll = observed = None
             if reads == "dice" and not self._teaching():
@@ -91,8 +93,8 @@ class Pipeline:
                 recorder.frame(frame, self.watcher.reading, stable=stable, roll=roll, observed=observed)
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, reads))
-            self._status = self._describe()  # one consistent picture, read by the runtime without waiting
-            tray, self._tray = self._tray, self._describe_tray()
+            self._status = self._describe(reads)  # one consistent picture, read by the runtime without waiting
+            tray, self._tray = self._tray, _described_tray(self.zone, source)
         if tray != self._tray:
             self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners: on the Setup page now
 
@@ -127,7 +129,7 @@ class Pipeline:
             return None
         geometry = self.watcher.geometry
         detector.image_to_table = None if geometry is None else geometry.px_to_mm
-        detector.zone = self.tray_zone()
+        detector.zone = self.zone
         if detector.zone is None:
             # A new install asks for the tray: read on the whole frame, the corner tags, cards and the
             # table's wood grain would be taken for dice.
@@ -137,12 +139,9 @@ class Pipeline:
         detector.tags = [s.corners for s in reading.sightings] if reading is not None else []
         return detector.update(frame.work, frame.timestamp)
 
-    def tray_zone(self):
-        """The dice tray as a polygon in working-image pixels, or None when none is known."""
-        return self._tray_and_source()[0]
-
     def _tray_and_source(self):
-        """The tray in use and where it comes from: the tapped corners ("marked"), else the tray in table
+        """The tray in use as a polygon in working-image pixels (None when none is known), and where it comes
+        from: the tapped corners ("marked"), else the tray in table
         millimetres placed by the table's corners ("table"), else the demo table's own ("demo")."""
         import numpy as np
 
@@ -158,12 +157,6 @@ class Pipeline:
         if self.demo_tray_px:
             return np.asarray(self.demo_tray_px, np.float64), "demo"
         return None, None
-
-    def _describe_tray(self) -> dict[str, Any] | None:
-        """The tray the dice are read in, for the Setup page to draw (working-image pixels)."""
-        zone, source = self._tray_and_source()
-        return None if zone is None else {"corners": [[round(x), round(y)] for x, y in zone.tolist()],
-                                          "source": source}
 
     def _tapped_tray(self):
         """The tray's corners tapped on the Setup page (working-image pixels), or None."""
@@ -219,7 +212,7 @@ class Pipeline:
         status = ("no roll read yet" if roll is None
                   else "last roll: " + (" ".join(d.face or "?" for d in roll.dice) or "no dice"))
         image = overlay.draw(small, watcher.reading, None, watcher.geometry, status=status, at=at)
-        return overlay.draw_dice(image, roll, at=at, tray=self.tray_zone())
+        return overlay.draw_dice(image, roll, at=at, tray=self.zone)
 
     def _roll_picture(self, frame, roll) -> str | None:
         """Keep the tray as this roll was read (its dice boxed and labelled, the rest of the table cut
@@ -265,7 +258,7 @@ class Pipeline:
         """What the dashboard shows next to the live view (as of the last frame)."""
         return self._status
 
-    def _describe(self) -> dict[str, Any]:
+    def _describe(self, reads: str | None) -> dict[str, Any]:
         latest = self.watcher.latest
         geometry = self.watcher.geometry
         return {
@@ -275,17 +268,21 @@ class Pipeline:
             # Foreign QR codes and malformed payloads: counted and shown, never a game fact.
             "ignored": 0 if latest is None else latest.ignored,
             "duplicates": [] if latest is None else list(latest.duplicates),
-            "problems": [] if latest is None else self._problems(latest.problems),
+            "problems": [] if latest is None else self._problems(latest.problems, reads),
             "stable_stacks": None if self.watcher.stable is None else len(self.watcher.stable.stacks),
             "last_roll": None if self.last_roll is None else self.last_roll.to_json(),
         }
 
-    def _problems(self, problems) -> list[str]:
+    def _problems(self, problems, reads: str | None) -> list[str]:
         # Missing corner tags are no problem while a game plays that does not need the table.
-        reads = self._reads()
         if reads is None or self._needs_table(reads):
             return list(problems)
         return [p for p in problems if p != self.watcher.locator.problem]
+
+
+def _described_tray(zone, source: str | None) -> dict[str, Any] | None:
+    """The tray the dice are read in, for the Setup page to draw (working-image pixels)."""
+    return None if zone is None else {"corners": [[round(x), round(y)] for x, y in zone.tolist()], "source": source}
 
 
 def _inverse(homography):
