@@ -313,7 +313,8 @@ class Appliance:
             camera = self.config["camera"]
             self.demo = demos.table_for(self.demo_game or camera["demo_game"], self.runtime,
                                         size=(camera["work_width"], camera["work_width"] * 9 // 16))
-            self.demo.prepare(DiceStore(self.data_dir))
+            self.runtime.dice_store = DiceStore(self.data_dir, demo=True)  # its rendered dice, not the table's
+            self.demo.prepare(self.runtime.dice_store)
             table_mm, demo_tray_px = self.demo.table_mm, self.demo.tray_px
             def factory():
                 return self.demo.camera(fps=camera["fps"], work_width=camera["work_width"])

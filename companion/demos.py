@@ -2,7 +2,8 @@
 
 Each demo module names the game it plays (``DEMO_GAME``) and its table (``DEMO_TABLE``:
 built with the runtime and the picture size, with ``camera()``, ``table_mm``, ``tray_px``
-(its dice tray in the camera's pixels, or None) and ``prepare(dice_store)``).
+(its dice tray in the camera's pixels, or None) and ``prepare(dice_store)``: the demo's own dice, kept apart
+from the table's, ``DiceStore(data_dir, demo=True)``).
 ``[camera] demo_game`` or ``companion run --demo GAME`` chooses one; by default the first is played.
 """
 

@@ -5,6 +5,10 @@
   the ArUco face table (marker id -> face) and the labels of the taught samples;
 * ``templates.npz``: the taught samples' descriptors (see :mod:`vision.dice.faces`).
 
+The demo table's dice (rendered, while the demo camera plays) are kept apart, in ``<data_dir>/demo-dice/``
+(``DiceStore(data_dir, demo=True)``): a demo tried before or after teaching the table's own dice neither
+leaves templates of rendered dice to read real ones with nor reads its rendered dice with the real ones'.
+
 Both are written to a temporary file and renamed, so a power cut leaves the old or the
 new version, never half of one. A game's setup option that carries its dice's face counts
 (what its odds and engine use) comes from the taught dice (:meth:`DiceStore.game_options`,
@@ -29,8 +33,9 @@ KINDS = ("pips", "taught", "aruco")
 
 
 class DiceStore:
-    def __init__(self, data_dir: str | Path):
-        self.root = Path(data_dir) / "dice"
+    def __init__(self, data_dir: str | Path, *, demo: bool = False):
+        self.demo = demo
+        self.root = Path(data_dir) / ("demo-dice" if demo else "dice")
 
     @property
     def _json(self) -> Path:
@@ -160,6 +165,7 @@ class DiceStore:
         return {
             **stale,
             **({"advice": advice} if advice else {}),
+            "demo": self.demo,
             "kind": settings["kind"],
             "directory": str(self.root),
             "dice": {die: {"faces": f, "counts": self.face_counts()[die]} for die, f in settings["dice"].items()},

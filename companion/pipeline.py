@@ -171,7 +171,8 @@ class Pipeline:
         if now - self._dice_checked < DICE_CHECK_S:
             return self._dice  # no file looked at on every frame: teaching is noticed within seconds
         self._dice_checked = now
-        store = self._dice_store = self._dice_store or DiceStore(self.data_dir)
+        store = self._dice_store = (self._dice_store or getattr(self.runtime, "dice_store", None)
+                                    or DiceStore(self.data_dir))
         taught = store.changed_at()
         if self._dice is not None and taught == self._dice_taught:
             return self._dice

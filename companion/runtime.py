@@ -96,6 +96,9 @@ class Runtime:
         self.last_observation: Any = None
         # While a game night is recorded (companion.film.recorder): told every input and every game opened.
         self.recorder = None
+        # Where the table's dice are known (a companion.dicestore.DiceStore); None: the data directory's own.
+        # The demo camera's table keeps its rendered dice apart.
+        self.dice_store = None
         # The camera pipeline publishes pictures here; the dashboard's live view reads them.
         self.live_view = LiveView()
         # The newest clean frame (no overlay), for teaching dice from the dashboard.

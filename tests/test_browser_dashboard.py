@@ -306,10 +306,13 @@ def test_the_dice_tray_is_marked_by_tapping_its_corners_on_the_live_view(dashboa
     assert runtime.config.get("table", "tray_px") == tray  # read from the next frame on, no restart
 
 
-def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashboard, page, runtime):
+def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashboard, page, runtime, tmp_path):
     # The demo camera's table brings its own tray: the page draws it and says it is the demo's, not
-    # "no dice are read" while the demo's rolls are being read in it.
+    # "no dice are read" while the demo's rolls are being read in it. Its dice are its own too.
+    from companion.dicestore import DiceStore
+
     url, app = dashboard
+    runtime.dice_store = DiceStore(tmp_path, demo=True)
     runtime.live_view.publish(np.full((540, 960, 3), 120, np.uint8), force=True)
     width = app.extensions["companion_config"]().get("camera", "work_width")  # the tray is in its pixels
     tray = {"corners": [[width * 0.3, 100], [width * 0.7, 100], [width * 0.7, 500], [width * 0.3, 500]],
@@ -326,6 +329,7 @@ def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashbo
         return x / marks.viewBox.baseVal.width;
     }""")
     assert left == pytest.approx(0.3, abs=0.002)
+    page.wait_for_selector("#dice-demo >> text=kept apart from your table's own")
 
 
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):

@@ -129,7 +129,11 @@ def test_teach_with_the_demo_camera_finishes_on_the_demo_tables_die(data_dir, ca
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "the demo camera" in err and "[3/3] got it" in err and "try again" not in err
-    assert json.loads(out)["dice"]["dragon"]["faces"] == "CGR"
+    shown = json.loads(out)
+    assert shown["dice"]["dragon"]["faces"] == "CGR" and shown["demo"]
+    # The rendered die is kept with the demo table's dice: the table's own are not taught by it.
+    assert DiceStore(data_dir, demo=True).face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
+    assert DiceStore(data_dir).load_templates() is None and DiceStore(data_dir).kind == "pips"
 
 
 def test_fandooble_option_needs_both_dice_and_accepts_three_alike():

@@ -113,3 +113,39 @@ def test_teaching_with_the_demo_camera_finishes(runtime, tmp_path):
     assert teacher.state == DONE and teacher.retries == 0
     assert store.options_for("fandooble") == {}  # one die of two taught
     assert store.face_counts() == {"dragon": {"C": 2, "G": 2, "R": 2}}
+
+
+def test_the_demo_keeps_its_rendered_dice_apart_from_the_tables_own(data_dir, mock_factory):
+    # Real dice were taught on this table. The Fandooble demo reads its rendered dice with its own templates
+    # (the real ones read no rendered face), and leaves the table's as they were: a camera attached later
+    # reads with what was taught for it, not with renders.
+    import numpy as np
+
+    from companion.appliance import Appliance
+    from tests.waiting import wait_until
+    from vision.dice.faces import FaceTemplates
+    from vision.synth.dice import render_face_photo
+
+    table = DiceStore(data_dir)
+    real = FaceTemplates()
+    rng = np.random.default_rng(3)
+    for face in "GR":
+        real.learn("mine", face, render_face_photo(rng, face, table="wood"))
+    table.save_templates(real)
+    before = (table.settings(), table.changed_at())
+    config = Config.defaults().with_changes({"server": {"host": "127.0.0.1"}, "camera": {"fps": 30.0}})
+    appliance = Appliance(config, data_dir, pin_factory=mock_factory, camera_backend="demo",
+                          demo_game="fandooble", port=0)
+    appliance.start()
+    try:
+        runtime = appliance.runtime
+        assert runtime.dice_store.demo and set(runtime.dice_store.face_counts()) == {"dragon", "special"}
+        shown = appliance.app.test_client().get("/api/dice").get_json()
+        assert shown["demo"] and set(shown["dice"]) == {"dragon", "special"}
+        wait_until(lambda: runtime.session is not None and any(
+            e.source == "camera" and e.text.startswith("roll ") for e in runtime.log.events(runtime.session.session_id)),
+            timeout=120)
+        assert runtime.pending_alerts() == []
+    finally:
+        appliance.stop()
+    assert (table.settings(), table.changed_at()) == before

@@ -31,6 +31,8 @@ bp = Blueprint("dice_api", __name__, url_prefix="/api/dice")
 def _store():
     from companion.dicestore import DiceStore
 
+    if runtime().dice_store is not None:  # the demo camera's table: its rendered dice, kept apart
+        return runtime().dice_store
     path = getattr(runtime().log, "path", ":memory:")
     if path == ":memory:":
         refuse(409, "this companion has no data directory to keep what it knows about the dice", "no_data_dir")
@@ -42,7 +44,8 @@ def dice_options(game: str) -> dict[str, str]:
     from companion import games
 
     rules = games.get(game)
-    if rules.DICE is None or getattr(runtime().log, "path", ":memory:") == ":memory:":
+    kept = runtime().dice_store is not None or getattr(runtime().log, "path", ":memory:") != ":memory:"
+    if rules.DICE is None or not kept:
         return {}
     return _store().options_for(game)
 

@@ -73,16 +73,17 @@ def _progress(step: int, total: int, text: str) -> None:
 
 
 def run_teach(args) -> int:
-    store = DiceStore(data_dir(args))
     if args.images:
         from vision.dice.faces import FaceTemplates
 
+        store = DiceStore(data_dir(args))
         templates = (store.load_templates() if args.add else None) or FaceTemplates()
         _teach_from_images(templates, args.images)
         store.save_templates(templates)
     else:
-        _teach_from_camera(store, args)
-    return _show(args)
+        store = _teach_from_camera(args)
+    print_json(store.describe())
+    return 0
 
 
 def _teach_from_images(templates, folder: Path) -> None:
@@ -115,9 +116,10 @@ def _teach_from_images(templates, folder: Path) -> None:
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face)} learned from {path.name}")
 
 
-def _teach_from_camera(store: DiceStore, args) -> None:
+def _teach_from_camera(args) -> DiceStore:
     """Shows which face to put in the tray next; takes each picture once the die has been set down and is still
-    (the teaching itself is :class:`companion.teach.DiceTeacher`'s, as on the dashboard)."""
+    (the teaching itself is :class:`companion.teach.DiceTeacher`'s, as on the dashboard). Returns where the
+    dice were kept: the demo camera's rendered die goes with the demo table's dice, apart from the table's own."""
     import numpy as np
 
     from companion.config import Config
@@ -129,14 +131,17 @@ def _teach_from_camera(store: DiceStore, args) -> None:
     config = Config.in_dir(data_dir(args))
     tray = config["table"]["tray_px"]
     camera = None
-    if resolve_backend(settings_of(config), args.backend) == "demo":
+    demo = resolve_backend(settings_of(config), args.backend) == "demo"
+    store = DiceStore(data_dir(args), demo=demo)
+    if demo:
         # No camera here: the demo table's die is set down with each face asked for, in its own tray.
         from companion.dice_demo import teaching_camera
 
         settings = config["camera"]
         camera, tray = teaching_camera(lambda: teacher.status(), fps=settings["fps"],
                                        size=(settings["work_width"], settings["work_width"] * 9 // 16))
-        print("the demo camera: its table's rendered die is set down with each face asked for", file=sys.stderr)
+        print("the demo camera: its table's rendered die is set down with each face asked for (kept with the "
+              f"demo table's dice in {store.root}, apart from your table's own)", file=sys.stderr)
     teacher = DiceTeacher(args.die, args.faces, looks=args.looks, timeout_s=args.timeout,
                           keep=store.load_templates() if args.add else None, save=store.save_templates,
                           zone=np.asarray(tray, np.float64) if tray else None)
@@ -160,6 +165,7 @@ def _teach_from_camera(store: DiceStore, args) -> None:
         camera.stop()
     if teacher.state != DONE:
         raise ConfigError(status["message"])
+    return store
 
 
 def _camera_prompt(status: dict) -> str:

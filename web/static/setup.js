@@ -225,6 +225,7 @@
       el("h3", { text: "Taught dice" }),
       taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", { text: `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${dice.face_names[f] || f}`).join(", ")}` })))
         : el("p", { class: "muted", text: "No faces taught yet." }),
+      dice.demo ? el("p", { id: "dice-demo", class: "muted", text: "These are the demo table's rendered dice, kept apart from your table's own: what is taught while the demo camera plays stays with the demo." }) : "",
       dice.advice ? el("p", { id: "dice-advice", class: "message", text: `Dice ${dice.advice}.` }) : "",
       el("p", { class: "muted", text: Object.keys(dice.game_options).length
         ? Object.entries(dice.game_options).map(([game, option]) => `New ${TC.gameInfo(game).title} games (and their odds) use these face counts: ${option}.`).join(" ")
