@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,11 @@ class DiceStore:
     def _npz(self) -> Path:
         return self.root / "templates.npz"
 
+    def _named(self, path: Path) -> str:
+        """A file named within the data directory: messages reach every phone, where the companion keeps its
+        files is the game master's to know."""
+        return f"{self.root.name}/{path.name}"
+
     def changed_at(self) -> float | None:
         """When the dice settings or taught faces last changed (None: nothing stored), so a running
         reader notices new teaching without a restart."""
@@ -60,12 +66,22 @@ class DiceStore:
         try:
             data = json.loads(self._json.read_text("utf-8"))
         except (OSError, ValueError) as exc:
-            raise ConfigError(f"{self._json}: cannot read the dice settings ({exc}); teach the dice again") from exc
+            raise ConfigError(f"{self._named(self._json)}: cannot read the dice settings ({exc}); teach the dice again") from exc
         data.setdefault("kind", "pips")
         data.setdefault("dice", {})
         data.setdefault("face_table", {})
         data.setdefault("samples", [])
         return data
+
+    def _settings_to_change(self) -> dict:
+        """The stored settings, to be changed and written back. Damaged ones (a failing card) are moved aside
+        to ``dice.json.damaged`` and the change starts from the defaults: teaching again must be possible
+        where the message says to teach again."""
+        try:
+            return self.settings()
+        except ConfigError:
+            os.replace(self._json, self._json.with_name(self._json.name + ".damaged"))
+            return self.settings()
 
     def _write_settings(self, data: dict) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -78,9 +94,10 @@ class DiceStore:
     def set_kind(self, kind: str) -> None:
         if kind not in KINDS:
             raise ConfigError(f"dice kind {kind!r}: choose one of {', '.join(KINDS)}")
-        if kind == "taught" and not self._npz.is_file():
+        settings = self._settings_to_change()
+        if kind == "taught" and not (self._npz.is_file() and settings["samples"]):
             raise ConfigError("no faces are taught yet: run 'companion dice teach' first")
-        self._write_settings({**self.settings(), "kind": kind})
+        self._write_settings({**settings, "kind": kind})
 
     # -- ArUco ---------------------------------------------------------------------
 
@@ -88,7 +105,7 @@ class DiceStore:
         return {int(k): v for k, v in self.settings()["face_table"].items()}
 
     def save_face_table(self, table: dict[int, str]) -> None:
-        self._write_settings({**self.settings(), "face_table": {str(k): v for k, v in sorted(table.items())},
+        self._write_settings({**self._settings_to_change(), "face_table": {str(k): v for k, v in sorted(table.items())},
                               "kind": "aruco"})
 
     # -- taught faces -----------------------------------------------------------------
@@ -104,7 +121,7 @@ class DiceStore:
             tmp.flush()
             os.fsync(tmp.fileno())
         os.replace(tmp.name, self._npz)
-        self._write_settings({**self.settings(), "kind": "taught", "dice": dict(templates.dice),
+        self._write_settings({**self._settings_to_change(), "kind": "taught", "dice": dict(templates.dice),
                               "samples": [[die, face] for die, face, _ in templates.samples],
                               "descriptor": DESCRIPTOR_VERSION})
 
@@ -122,16 +139,19 @@ class DiceStore:
             return None
         if _taught_by_older_version(settings):
             raise ConfigError(STALE)
-        with np.load(self._npz) as archive:
-            descriptors = archive["descriptors"]
+        try:
+            with open(self._npz, "rb") as file, np.load(file) as archive:  # closed even when numpy gives up
+                descriptors = archive["descriptors"]
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:  # a failing card, not us
+            raise ConfigError(f"{self._named(self._npz)}: cannot read the taught faces ({exc}); teach the dice again") from exc
         if len(descriptors) != len(settings["samples"]):
-            raise ConfigError(f"{self._npz} does not match {self._json}: teach the dice again")
+            raise ConfigError(f"{self._named(self._npz)} does not match {self._named(self._json)}: teach the dice again")
         templates = FaceTemplates()
         try:
             for (die, face), descriptor in zip(settings["samples"], descriptors):
                 templates.add(die, face, descriptor, new_face=False)
         except ValueError as exc:
-            raise ConfigError(f"{self._npz}: {exc}") from exc
+            raise ConfigError(f"{self._named(self._npz)}: {exc}") from exc
         templates.dice = dict(settings["dice"])
         return templates
 

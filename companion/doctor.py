@@ -139,6 +139,21 @@ def check_dice_networks() -> Check:
                  "to read. ONNX Runtime has no build for 32-bit systems; on a 64-bit one run ./setup.sh again")
 
 
+def check_dice_settings(data_dir: Path) -> Check:
+    """The dice settings and the taught faces can be read: a damaged file means no dice are read."""
+    from companion.dicestore import DiceStore
+    from companion.errors import ConfigError
+
+    store = DiceStore(data_dir)
+    try:
+        kind = store.kind
+        templates = store.load_templates() if kind == "taught" else None
+    except ConfigError as exc:
+        return Check("dice", "settings", FAIL, str(exc))
+    taught = f" ({len(templates.samples)} pictures of {', '.join(templates.dice)})" if templates else ""
+    return Check("dice", "settings", OK, f"the camera reads {kind} dice{taught}")
+
+
 def check_dice_tray(config: Config, data_dir: Path) -> Check:
     """Whether a dice tray is marked: until one is, no dice are read (nothing outside it is a die)."""
     table = config["table"]
@@ -147,9 +162,14 @@ def check_dice_tray(config: Config, data_dir: Path) -> Check:
     if table["tray_mm"]:
         return Check("dice", "tray", OK, "set in table millimetres ([table] tray_mm), placed by the corner tags")
     from companion.dicestore import DiceStore
+    from companion.errors import ConfigError
 
     advice = "tap the tray's four corners on the live view (Setup page, Dice tray)"
-    if DiceStore(data_dir).kind != "pips":  # picture dice or stickers were set up: dice are meant to be read
+    try:
+        kind = DiceStore(data_dir).kind
+    except ConfigError:
+        kind = None  # which dice are meant is unknown (the settings check says why)
+    if kind != "pips":  # picture dice or stickers were set up: dice are meant to be read
         return Check("dice", "tray", WARN, f"no dice tray is marked, so no dice are read: {advice}")
     return Check("dice", "tray", SKIP, f"none marked (only dice games need one: {advice})")
 
@@ -265,7 +285,7 @@ def run_doctor(config: Config, data_dir: Path, *, backend: str | None = None, bl
     else:
         checks += check_camera(config, backend, camera=camera)
         checks += check_gpio(config, pin_factory=pin_factory, blink=blink, step=step, say=say)
-    checks += [check_dice_networks(), check_dice_tray(config, data_dir)]
+    checks += [check_dice_networks(), check_dice_settings(data_dir), check_dice_tray(config, data_dir)]
     checks += check_database(data_dir)
     checks.append(service_check)
     return checks

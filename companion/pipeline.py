@@ -180,8 +180,8 @@ class Pipeline:
         from vision.roll import RollDetector
 
         self._dice_taught = taught  # dice taught or settings changed meanwhile: build the reader again
-        kind = store.kind
         try:
+            kind = store.kind
             reader = make_reader(
                 kind,
                 templates=store.load_templates() if kind == "taught" else None,

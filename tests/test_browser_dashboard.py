@@ -541,6 +541,17 @@ def test_the_demo_table_shows_a_purchase_the_camera_saw_without_reloading(page, 
 # -- setup: teaching the dice ----------------------------------------------------------------
 
 
+def test_damaged_dice_settings_are_said_where_the_dice_are_set_up(dashboard, page, runtime, tmp_path):
+    # A failing card left dice.json unreadable: the page says what to do, and teaching is still offered.
+    url, _ = dashboard
+    (tmp_path / "dice").mkdir()
+    (tmp_path / "dice" / "dice.json").write_text("{", "utf-8")
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    page.wait_for_selector("#dice-problem >> text=cannot read the dice settings")
+    assert "teach the dice again" in page.text_content("#dice-problem") and page.is_visible("#teach-start")
+
+
 def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard, page, runtime):
     """The camera pipeline publishes every frame to ``runtime.frames``; here the test does, while the
     die is 'set down' with each face in turn. The page follows the steps without reloading."""

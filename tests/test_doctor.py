@@ -10,7 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.config import CONFIG_NAME, Config
-from companion.doctor import check_database, check_dice_networks, check_dice_tray, check_gpio, check_service, \
+from companion.doctor import check_database, check_dice_networks, check_dice_settings, check_dice_tray, check_gpio, check_service, \
     check_table_view, failed, report, run_doctor, service_state
 from companion.eventlog import DB_NAME, EventLog
 from hardware.camera.base import Frame
@@ -131,3 +131,15 @@ def test_a_missing_dice_tray_is_a_warning_only_where_dice_are_meant_to_be_read(d
     assert check_dice_tray(Config.defaults().with_changes({"table": {"tray_px": tray}}), data_dir).status == "ok"
     assert check_dice_tray(Config.defaults().with_changes({"table": {"tray_mm": [0, 0, 200, 150]}}),
                            data_dir).status == "ok"
+
+
+def test_damaged_dice_settings_fail_the_doctor_and_say_to_teach_again(data_dir):
+    from companion.dicestore import DiceStore
+
+    assert check_dice_settings(data_dir).detail == "the camera reads pips dice"
+    store = DiceStore(data_dir)
+    store.save_face_table({0: "C"})
+    store._json.write_text("{", "utf-8")
+    check = check_dice_settings(data_dir)
+    assert check.status == "fail" and "cannot read the dice settings" in check.detail and "teach the dice again" in check.detail
+    assert check_dice_tray(Config.defaults(), data_dir).status == "warn"  # which dice are meant is unknown

@@ -85,6 +85,22 @@ def test_dice_shown_while_teaching_are_not_rolls_and_new_teaching_is_picked_up(r
     assert pipeline._dice is not first and runtime.snapshot()["health"]["dice"]["status"] == "ok"
 
 
+@pytest.mark.parametrize("damaged", ["dice.json", "templates.npz"])
+def test_damaged_dice_files_are_said_on_the_dashboard_and_the_camera_goes_on(runtime, tmp_path, damaged):
+    # A failing card left the taught dice unreadable: every frame used to raise inside the pipeline (the live
+    # view stood still and nothing said why). The dice health says what to do; the table is still watched.
+    store = _taught_store(tmp_path)
+    (store.root / damaged).write_bytes(b"PK\x03\x04 half a file")
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    pipeline = Pipeline(runtime, _with_tray([[100, 100], [900, 100], [900, 700], [100, 700]]), tmp_path)
+    image, _ = synth.render(synth.Scene(stacks=()), VIEW)
+    for number in (1, 2):
+        pipeline(Frame(work=image, timestamp=number / 10, number=number))
+    dice = runtime.snapshot()["health"]["dice"]
+    assert dice["status"] == "degraded" and "teach the dice again" in dice["detail"] and damaged in dice["detail"]
+    assert pipeline.status()["frames"] == 2
+
+
 def test_frames_of_a_fandooble_game_look_at_no_file(runtime, tmp_path, monkeypatch):
     from companion.dicestore import DiceStore
 

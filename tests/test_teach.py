@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from companion.dicestore import DiceStore
+from companion.errors import ConfigError
 from companion.teach import (
     CANCELLED,
     DEFAULT_LOOKS,
@@ -235,3 +236,20 @@ def test_a_game_declares_its_picture_dice_and_teaching_and_the_store_follow_it(s
         assert store.describe()["game_options"] == {"coinflip": "coin=HHT"}
     finally:
         games.unregister("coinflip")
+
+
+def test_teaching_again_replaces_damaged_dice_files_and_keeps_the_damaged_settings_aside(rng, store):
+    # "teach the dice again" must be possible where it is said: the damaged settings are kept beside the new.
+    teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates)
+    for face in "CG":
+        hand_then(teacher, render_face_photo(rng, face))
+    store._json.write_text("{half a fi", "utf-8")
+    (store.root / "templates.npz").write_bytes(b"PK\x03\x04")
+    with pytest.raises(ConfigError, match="teach the dice again"):
+        store.load_templates()
+    teacher = DiceTeacher("dragon", "CGR", looks=1, save=store.save_templates)
+    for face in "CGR":
+        hand_then(teacher, render_face_photo(rng, face))
+    assert teacher.state == DONE and store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
+    assert len(store.load_templates().samples) == 3
+    assert (store.root / "dice.json.damaged").read_text("utf-8") == "{half a fi"

@@ -65,6 +65,15 @@ def test_a_new_fandooble_game_uses_the_taught_face_counts(client, runtime, tmp_p
     client.post("/api/games", json={"game": "fandooble", "players": ["Lola", "Grace"], "options": {"faces": "CCGGRR/FFKKWW"},
                                     "replace": True})
     assert runtime.snapshot()["game"]["state"]["faces"]["dragon"] == {"C": 2, "G": 2, "R": 2}
+    # Damaged dice settings (a failing card): the dashboard says to teach again, and a new game still
+    # starts, with the counts nobody has checked (its odds say so).
+    (folder / "dice.json").write_text("{", "utf-8")
+    refused = client.get("/api/dice")
+    assert refused.status_code >= 400 and "dice/dice.json: cannot read the dice settings" in refused.get_json()["error"]
+    assert str(tmp_path) not in refused.get_json()["error"]  # where the files are is the game master's to know
+    assert client.post("/api/games", json={"game": "fandooble", "players": ["Lola", "Grace"],
+                                           "replace": True}).status_code == 201
+    assert runtime.snapshot()["game"]["state"]["faces"]["verified"] is False
 
 
 # -- teaching the dice from the dashboard ----------------------------------------------------------------

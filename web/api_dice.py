@@ -47,7 +47,12 @@ def dice_options(game: str) -> dict[str, str]:
     kept = runtime().dice_store is not None or getattr(runtime().log, "path", ":memory:") != ":memory:"
     if rules.DICE is None or not kept:
         return {}
-    return _store().options_for(game)
+    from companion.errors import ConfigError
+
+    try:
+        return _store().options_for(game)
+    except ConfigError:  # damaged dice files (the Setup page says so): the game starts with its own counts
+        return {}
 
 
 def _described(store) -> dict:

@@ -210,7 +210,11 @@
   async function loadDice() {
     const ticket = ++diceAsked;
     let dice;
-    try { dice = await getJSON("/api/dice"); } catch (err) { return; }
+    try { dice = await getJSON("/api/dice"); } catch (err) {
+      // Damaged dice files (a failing card): say so where the dice are set up; teaching below replaces them.
+      if (ticket === diceAsked && err.status) $("teach").replaceChildren(el("p", { id: "dice-problem", class: "message", text: `The dice: ${err.message}.` }));
+      return;
+    }
     if (ticket !== diceAsked) return;  // a later change is on its way: an earlier answer would undo it on the page
     const taught = Object.entries(dice.dice);
     const kind = el("select", { id: "dice-kind", "aria-label": "Which dice the camera reads" },
@@ -225,6 +229,7 @@
       el("h3", { text: "Taught dice" }),
       taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", { text: `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${dice.face_names[f] || f}`).join(", ")}` })))
         : el("p", { class: "muted", text: "No faces taught yet." }),
+      dice.problem ? el("p", { id: "dice-problem", class: "message", text: `The dice: ${dice.problem}.` }) : "",
       dice.demo ? el("p", { id: "dice-demo", class: "muted", text: "These are the demo table's rendered dice, kept apart from your table's own: what is taught while the demo camera plays stays with the demo." }) : "",
       dice.advice ? el("p", { id: "dice-advice", class: "message", text: `Dice ${dice.advice}.` }) : "",
       el("p", { class: "muted", text: Object.keys(dice.game_options).length
