@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 
 import cv2
 import numpy as np
@@ -41,6 +42,19 @@ def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_
     state = fandooble.setup(["Lola", "Grace"], {"faces": shown["game_options"]["fandooble"].split("=", 1)[1]})
     assert fandooble.to_json(state)["faces"]["dragon"] == {"C": 3, "G": 2, "R": 1}
     assert DiceStore(data_dir).load_templates().face_counts("special") == {"F": 1, "K": 2, "W": 3}
+
+
+def test_a_refused_teaching_photo_says_how_to_see_what_was_found(tmp_path, data_dir, capsys):
+    folder = tmp_path / "my photos"  # a space in the path: the command given still works when copied
+    folder.mkdir()
+    scene = render_tray(np.random.default_rng(4), kind="fandooble", faces=["C", "G", "R"])
+    cv2.imwrite(str(folder / "dragon_C_1.png"), scene.image)
+    assert main(["dice", "teach", "--images", str(folder), "--data-dir", str(data_dir)]) == 2
+    err = capsys.readouterr().err
+    assert "dragon_C_1.png: show exactly one die, lying flat in the tray: saw 3 dice" in err
+    command = shlex.split(err.split("To see it drawn on the photo: ")[1])
+    assert main(command[1:] + ["--data-dir", str(data_dir)]) == 0  # the command given works as given
+    assert (folder / "seen" / "dragon_C_1.seen.jpg").is_file() and DiceStore(data_dir).load_templates() is None
 
 
 def test_faces_taught_by_an_older_version_are_refused_with_what_to_do(photos, data_dir, capsys):

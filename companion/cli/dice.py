@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -111,8 +112,9 @@ def _teach_from_images(templates, folder: Path) -> None:
         seen_faces.add((die, number))
         try:
             templates.learn(die, face, image, new_face=new_face)
-        except ValueError as exc:
-            raise SetupError(f"{path.name}: {exc}") from exc
+        except ValueError as exc:  # the picture of what was found is one command away
+            raise SetupError(f"{path.name}: {exc}. To see it drawn on the photo: companion see --dice "
+                             f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face)} learned from {path.name}")
 
 
