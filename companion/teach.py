@@ -15,6 +15,7 @@ for JSON. Nothing is stored unless every face was learned.
 from __future__ import annotations
 
 import re
+import secrets
 import time
 from collections.abc import Callable
 
@@ -133,6 +134,8 @@ class DiceTeacher:
         self.state = WAITING_FOR_MOTION
         self.message = "waiting for the die to be set down"
         self.retries = 0
+        self.seen: np.ndarray | None = None  # the last picture, if it was refused, with what was seen drawn
+        self._seen_name = ""
         self._deadline = clock() + self.timeout_s
 
     # -- where we are -------------------------------------------------------------------
@@ -190,6 +193,7 @@ class DiceTeacher:
             "active": self.active,
             "message": self.message,
             "retries": self.retries,
+            "seen": self._seen_name if self.seen is not None else "",  # names the refused picture shown
             "timeout_s": self.timeout_s,
         }
 
@@ -231,10 +235,16 @@ class DiceTeacher:
             in_tray, _ = crop_to_zone(image, self.zone, 0)
             self.templates.learn(self.die, face, in_tray, new_face=self.look == 1, die_px=self.die_px)
         except ValueError as exc:
+            from vision import overlay
+
             self.retries += 1
+            # The tray as the refused picture was seen, what was taken for dice boxed: looked at, not read.
+            self.seen = overlay.draw_seen(in_tray, getattr(exc, "seen", ()))
+            self._seen_name = secrets.token_hex(4)  # a new name, also in a later session: pages fetch it afresh
             self._deadline = self.clock() + self.timeout_s
             self._set(WAITING_FOR_MOTION, f"{exc}; try again")
             return
+        self.seen = None
         self.learned += 1
         name = face_name(face)
         got = f"got it: {face} ({name})" if name else f"got it: {face}"

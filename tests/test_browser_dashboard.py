@@ -586,10 +586,20 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         page.wait_for_selector("#teach-prompt >> text=die special, face 1 of 3: put the Fandooble face up in the tray")
         assert page.is_visible("#teach-cancel") and not page.is_visible("#teach-faces")
         rng = np.random.default_rng(6)
+        # Two dice set down: refused, and the page shows the tray as the camera saw it, both dice boxed.
+        from vision.synth.dice import render_tray
+
+        scene["image"] = render_tray(rng, kind="fandooble", faces=["F", "K"], size=(320, 240), die_px=(60, 60),
+                                     table="grey").image
+        page.wait_for_selector("#teach-message >> text=saw 2 dice")
+        page.wait_for_selector("#teach-seen", state="visible")
+        until(page, "document.getElementById('teach-seen').complete && "
+                    "document.getElementById('teach-seen').naturalWidth === 320")
         for face, next_prompt in (("F", "face 2 of 3: put the knight"), ("K", "face 3 of 3: put the wizard")):
             scene["image"] = render_face_photo(rng, face)
             page.wait_for_selector(f"#teach-prompt >> text={next_prompt}")
         assert page.text_content("#teach-count") == "2 of 3 pictures taken"
+        assert not page.is_visible("#teach-seen-box")  # a picture was taken since: nothing refused to look at
         scene["image"] = render_face_photo(rng, "W")
         page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
         assert page.text_content("#teach-prompt") == "die special learned: 1× Fandooble, 1× knight, 1× wizard"

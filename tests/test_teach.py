@@ -7,6 +7,7 @@ import pytest
 
 from companion.dicestore import DiceStore
 from companion.errors import ConfigError
+from vision import overlay
 from companion.teach import (
     CANCELLED,
     DEFAULT_LOOKS,
@@ -122,10 +123,20 @@ def test_a_picture_without_one_flat_die_asks_again_for_the_same_face(rng, store)
     assert status["message"].startswith("show exactly one die") and status["message"].endswith("try again")
     assert status["prompt"] == "die dragon, face 2 of 2: put the green dragon face up in the tray"
     two = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey").image
-    status = hand_then(teacher, two)[-1]
+    first_seen = status["seen"]
+    scene = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey")
+    status = hand_then(teacher, scene.image)[-1]
     assert status["retries"] == 2 and "2 dice" in status["message"] and status["learned"] == 1
+    # The refused picture is kept, what was taken for dice boxed in magenta: a box around each of the two dice.
+    assert status["seen"] and status["seen"] != first_seen and teacher.seen.shape == scene.image.shape
+    magenta = np.abs(teacher.seen.astype(int) - overlay.SEEN).max(axis=2) < 60
+    boxed = magenta & np.any(teacher.seen != scene.image, axis=2)
+    for die in scene.dice:
+        x, y, w, h = die.box
+        around = boxed[max(0, y - h // 2):y + h + h // 2, max(0, x - w // 2):x + w + w // 2]
+        assert around.sum() > 2 * (w + h), f"no box drawn around the die at {die.center}"
     status = hand_then(teacher, render_face_photo(rng, "G"))[-1]
-    assert status["state"] == DONE
+    assert status["state"] == DONE and status["seen"] == "" and teacher.seen is None
     assert store.face_counts() == {"dragon": {"C": 1, "G": 1}}
 
 

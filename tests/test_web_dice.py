@@ -6,6 +6,7 @@ import json
 import threading
 import time
 
+import cv2
 import numpy as np
 import pytest
 
@@ -187,10 +188,16 @@ def test_one_teaching_at_a_time_and_cancel_stores_nothing(client, runtime, camer
 
 def test_a_picture_without_a_die_asks_again_and_a_face_not_shown_in_time_fails(runtime, camera):
     client = with_token(make_app(runtime, COMPANION_TEACH_TIMEOUT_S=1.0).test_client())
+    assert client.get("/api/dice/teach/seen.jpg").status_code == 404  # nothing refused yet
     client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG", "looks": 1})
     camera.scene = EMPTY_TRAY + 40  # the light changed, then all is still again: no die in the tray
     status = wait_for(client, lambda s: s.get("retries", 0) >= 1)
     assert status["message"] == "show exactly one die, lying flat in the tray: saw no die; try again"
+    # The refused picture, as the camera saw it, for every phone to look at.
+    seen = client.get(f"/api/dice/teach/seen.jpg?n={status['seen']}")
+    assert status["seen"] and seen.status_code == 200 and seen.mimetype == "image/jpeg"
+    picture = cv2.imdecode(np.frombuffer(seen.data, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == EMPTY_TRAY.shape and abs(float(picture.mean()) - float(camera.scene.mean())) < 3
     assert status["state"] == "waiting_for_motion" and status["step"] == 1
     status = wait_for(client, lambda s: s["state"] == "failed")  # and nobody sets a die down
     assert status["message"] == "no die was set down within 1 s: teaching stopped, nothing was stored"

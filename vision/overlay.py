@@ -17,6 +17,7 @@ DUPLICATE = (40, 40, 230)
 HIDDEN = (0, 190, 255)
 TABLE = (255, 180, 0)
 TRAY = (77, 216, 255)  # the Setup page's yellow
+SEEN = (255, 0, 255)  # magenta: what teaching took for dice, seen on wood, felt and cloth alike
 
 
 def draw(image: np.ndarray, reading=None, snapshot=None, geometry=None, *, status: str | None = None,
@@ -74,12 +75,26 @@ def draw_dice(image: np.ndarray, roll, *, at: float = 1.0, tray: np.ndarray | No
     if tray is not None:
         cv2.polylines(out, [np.round(np.asarray(tray) * at).astype(np.int32)], True, TRAY, thick, cv2.LINE_AA)
     for die in roll.dice if roll is not None else ():
-        x, y, w, h = (v * at for v in die.box_px)
-        colour = OURS if die.face is not None else DUPLICATE
-        cv2.rectangle(out, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)
         text = f"{die.face} {die.confidence:.2f}" if die.face is not None else f"{die.guess or ''}? {die.reason}"
-        _label(out, text, (x, y - 6 * scale), colour, 0.5 * scale, thick)
+        _boxed(out, [v * at for v in die.box_px], text, OURS if die.face is not None else DUPLICATE, scale, thick)
     return out
+
+
+def draw_seen(image: np.ndarray, seen) -> np.ndarray:
+    """A copy of ``image`` with what was taken for dice boxed and named (``(box x, y, w, h, what)`` pairs):
+    the picture a refused teaching photo is shown with."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    scale = max(1.0, out.shape[1] / 640.0)  # a tray's crop, shown small on a phone: the names stay legible
+    thick = max(2, int(round(2 * scale)))
+    for box, what in seen:
+        _boxed(out, box, what, SEEN, scale, thick)
+    return out
+
+
+def _boxed(image, box, text, colour, scale, thick) -> None:
+    x, y, w, h = box
+    cv2.rectangle(image, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)
+    _label(image, text, (x, y - 6 * scale), colour, 0.5 * scale, thick)
 
 
 def _label(image, text, origin, colour, font_scale, thick) -> None:

@@ -15,7 +15,7 @@ import logging
 import threading
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from web.bodies import json_body, text
 from web.runtime_ref import runtime
@@ -152,6 +152,11 @@ class Teaching:
         thread.start()
         return self._status
 
+    def seen(self):
+        """The last picture teaching refused, with what was taken for dice drawn (BGR), or None."""
+        teacher = self._teacher
+        return None if teacher is None else teacher.seen
+
     def cancel(self) -> dict:
         with self._lock:
             if self._teacher is not None and self._teacher.active:
@@ -211,6 +216,21 @@ def _teaching() -> Teaching:
 def teaching_status():
     """Where teaching is: ``{"teaching": {"state", "step", "total", "prompt", "message", ...}}``."""
     return jsonify(teaching=_teaching().status())
+
+
+@bp.get("/teach/seen.jpg")
+def refused_picture():
+    """The tray as the last refused teaching picture showed it, each thing taken for a die boxed and named:
+    what "saw 3 dice" means, to look at rather than read. 404 (and a picture saying so) when there is none."""
+    from companion.liveview import encode_jpeg
+    from web.streams import placeholder_jpeg
+
+    picture = _teaching().seen()
+    jpeg = None if picture is None else encode_jpeg(picture, 960, 80)
+    response = Response(jpeg or placeholder_jpeg("No refused picture"), status=200 if jpeg else 404,
+                        mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/teach")

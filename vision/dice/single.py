@@ -24,8 +24,17 @@ SQUARE = 0.84  # a blob filling at least this share of its rotated rectangle is 
 RIVAL = 0.65  # a second mark this sure (relative to the best) is a second die: the picture is refused
 
 
+class NotOneDie(ValueError):
+    """A teaching picture refused; ``seen`` is what was taken for dice there, to draw for the teacher:
+    (box x, y, w, h in the picture's pixels, what it is)."""
+
+    def __init__(self, message: str, seen: list[tuple[tuple[int, int, int, int], str]] = ()):
+        super().__init__(message)
+        self.seen = list(seen)
+
+
 def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
-    """The one die lying flat in ``image`` (BGR); ValueError saying what was seen otherwise."""
+    """The one die lying flat in ``image`` (BGR); :class:`NotOneDie` saying what was seen otherwise."""
     spots = distinct(net.find(image, min_score=0.2, die_px=die_px))
     if die_px is None and spots and spots[0].score >= MIN_SCORE:
         # A teaching photo is often a close-up, its die larger than the finder knows dice best,
@@ -37,8 +46,8 @@ def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
         return _by_outline(image, die_px)
     best = sure[0]
     if int(np.argmax(net.read(image, [best])[0])) == COCKED:
-        raise ValueError(f"show the die lying flat in the tray: the die {_at(best.center)} is not lying flat "
-                         "(cocked or stacked)")
+        raise NotOneDie(f"show the die lying flat in the tray: the die {_at(best.center)} is not lying flat "
+                        "(cocked or stacked)", [(best.box, "not flat")])
     die = die_square(image, best.center, best.side)
     reach = 0.75 * max(best.side, max(die.size))  # a second mark on the same die (its picture, a pip) is no rival
     # Square blobs only: a die seen from above fills its outline's rectangle, a disc (a screw head) does not.
@@ -52,7 +61,8 @@ def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
     rivals = [r for i, r in enumerate(rivals) if all(_apart(r, other) > reach for other in rivals[:i])]
     if rivals:
         where = ", ".join(_at(s.center) for s in [best, *rivals][:4])
-        raise ValueError(f"show exactly one die, lying flat in the tray: saw {1 + len(rivals)} dice ({where})")
+        raise NotOneDie(f"show exactly one die, lying flat in the tray: saw {1 + len(rivals)} dice ({where})",
+                        [(s.box, f"die {i}") for i, s in enumerate([best, *rivals], start=1)])
     return die
 
 
@@ -66,12 +76,13 @@ def _by_outline(image: np.ndarray, die_px: float | None) -> Candidate:
     if len(flat) == 1:  # cut out as the reader will: from the die's middle and upright box
         return die_square(image, flat[0].center, max(flat[0].box[2], flat[0].box[3]))
     if not candidates:
-        raise ValueError("show exactly one die, lying flat in the tray: saw no die")
+        raise NotOneDie("show exactly one die, lying flat in the tray: saw no die")
     if not flat:
-        raise ValueError(f"show the die lying flat in the tray: saw {len(candidates)} die-sized shape(s), none flat")
+        raise NotOneDie(f"show the die lying flat in the tray: saw {len(candidates)} die-sized shape(s), none flat",
+                        [(c.box, c.problem) for c in candidates])
     where = ", ".join(_at(c.center) for c in flat[:4])
-    raise ValueError(f"show exactly one die, lying flat in the tray: saw {len(flat)} die-sized shapes ({where}); "
-                     "a plain cloth or tray under the die helps")
+    raise NotOneDie(f"show exactly one die, lying flat in the tray: saw {len(flat)} die-sized shapes ({where}); "
+                    "a plain cloth or tray under the die helps", [(c.box, f"shape {i}") for i, c in enumerate(flat, 1)])
 
 
 def _at(center) -> str:

@@ -292,6 +292,10 @@
       $("teach-state").textContent = TEACH_STATES[t.state] || "";
       $("teach-state").dataset.state = t.state;
       $("teach-message").textContent = active ? t.message || "" : "";
+      // A refused picture is shown as the camera saw it: "saw 3 dice" is looked at, not read.
+      const seen = active && t.seen ? `/api/dice/teach/seen.jpg?n=${encodeURIComponent(t.seen)}` : "";
+      $("teach-seen-box").hidden = !seen;
+      if (seen && $("teach-seen").getAttribute("src") !== seen) $("teach-seen").src = seen;
       $("teach-warning").hidden = !t.warning;
       $("teach-warning").textContent = t.warning || "";
     }
