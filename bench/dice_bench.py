@@ -18,6 +18,11 @@ comparison one fewer; the others read; then the same summed over six choices of 
 steadier figure than one choice's 66 dice; then four more kinds of dice, each several alike dice of
 one look (bench/data/nell-byler-train-looks.csv, also grouped by eye), taught as a game's alike dice
 are, once for all of them, and read the same way.
+Dice with ArUco stickers are read by their markers, and found by the finder too (a die whose marker is not
+read is reported, a leaning one set aside), side by side with the markers alone, on plain trays, trays
+with one leaning die (a leaning die reported not lying flat counts as right; the markers alone mostly also
+report its side sticker as leaning, beside the face they read on its top: two dice for one), and trays
+out of focus (blur 1.5 px).
 The last column counts, of the dice reported unreadable, those given the face they look most like (a
 "guess", which the Fandooble referee proposes for a person to accept, never applies) and how many
 of those guesses are the die's face.
@@ -49,7 +54,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.teach import DEFAULT_LOOKS  # noqa: E402
-from vision.dice import FaceTemplates, PipReader, TaughtReader, net  # noqa: E402
+from vision.dice import ArucoReader, FaceTemplates, PipReader, TaughtReader, net  # noqa: E402
 from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
 from vision.dice.scan import scan_marks, upright_patch  # noqa: E402
@@ -134,6 +139,25 @@ def synthetic(reader_for, kind: str, scenes: int) -> dict:
         scene = render_tray(np.random.default_rng(10_000 + seed), kind=kind)
         truth = [(d.face, d.box) for d in scene.dice if d.face is not None]
         add(total, score(truth, reader_for().read(scene.image)))
+    return total
+
+
+ARUCO_IDS = {"C": 0, "G": 1, "R": 2, "F": 3, "K": 4, "W": 5}
+
+
+def aruco_trays(reader, scenes: int, blur: float | None = None, cocked: int = 0) -> dict:
+    """Rendered trays of dice with ArUco stickers (``blur``: a focus slip's sigma in px, None: the renders'
+    own 0.3-1; ``cocked`` leaning dice a tray, which count as right when reported not lying flat)."""
+    total: dict = {}
+    for seed in range(scenes):
+        scene = render_tray(np.random.default_rng(20_000 + seed), kind="aruco", aruco_ids=ARUCO_IDS,
+                            blur_sigma=blur, cocked=cocked)
+        reading = reader.read(scene.image)
+        # A leaning die's face is "leaning": any face read on it is wrong; reported not lying flat, it is right.
+        part = score([(d.face or "leaning", d.box) for d in scene.dice], reading)
+        part["right"] += sum(any(iou(d.box, r.box) >= IOU_MATCH and "not lying flat" in r.reason for r in reading.dice)
+                             for d in scene.dice if d.face is None)
+        add(total, part)
     return total
 
 
@@ -314,11 +338,12 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
     return total, float(np.mean(times)) if times else 0.0
 
 
-def timing(reader, scenes: int = 40, photo: bool = False, rounds: int = 3) -> tuple[float, float]:
-    """(median, max) over ``scenes`` trays of a tray's fastest of ``rounds`` reads, in ms."""
+def timing(reader, scenes: int = 40, photo: bool = False, rounds: int = 3, kind: str = "pips") -> tuple[float, float]:
+    """(median, max) over ``scenes`` trays (of ``kind`` dice) of a tray's fastest of ``rounds`` reads, in ms."""
     cv2.setNumThreads(1)
     images = [(render_photo(np.random.default_rng(50_000 + i)) if photo else
-               render_tray(np.random.default_rng(50_000 + i), kind="pips", size=(640, 480))).image
+               render_tray(np.random.default_rng(50_000 + i), kind=kind, size=(640, 480),
+                           aruco_ids=ARUCO_IDS if kind == "aruco" else None)).image
               for i in range(scenes)]
     reader.read(images[0])
     times = []
@@ -372,14 +397,18 @@ def print_timing(templates: FaceTemplates) -> None:
         header += [f"{r}: median ms", f"{r}: max ms", f"max, {r} / {shipped}"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    for name, make, photo, compare in (
-            ("ours (pips), plain trays", PipReader, False, True),
-            ("SimpleBlobDetector, plain trays", BlobDetectorReader, False, False),
+    faces = {v: k for k, v in ARUCO_IDS.items()}
+    for name, make, photo, compare, kind in (
+            ("ours (pips), plain trays", PipReader, False, True, "pips"),
+            ("SimpleBlobDetector, plain trays", BlobDetectorReader, False, False, "pips"),
             (f"ours (taught faces, {len(templates.samples)} samples), plain trays",
-             lambda: TaughtReader(templates), False, True),
-            ("ours (pips), photo-like trays (1-25 dice)", PipReader, True, True),
-            ("SimpleBlobDetector, photo-like trays (1-25 dice)", BlobDetectorReader, True, False)):
-        median, most = timing(make(), photo=photo)
+             lambda: TaughtReader(templates), False, True, "pips"),
+            ("ours (ArUco stickers, dice found by the finder), sticker trays", lambda: ArucoReader(faces),
+             False, True, "aruco"),
+            ("ArUco stickers alone, sticker trays", lambda: ArucoReader(faces, finder=False), False, False, "aruco"),
+            ("ours (pips), photo-like trays (1-25 dice)", PipReader, True, True, "pips"),
+            ("SimpleBlobDetector, photo-like trays (1-25 dice)", BlobDetectorReader, True, False, "pips")):
+        median, most = timing(make(), photo=photo, kind=kind)
         cells = [f"{median:.1f}", f"{most:.1f}"]
         for runtime in others:
             if not compare:
@@ -387,7 +416,7 @@ def print_timing(templates: FaceTemplates) -> None:
                 continue
             net.use_runtime(runtime)
             try:
-                other_median, other_most = timing(make(), photo=photo)
+                other_median, other_most = timing(make(), photo=photo, kind=kind)
             finally:
                 net.use_runtime(shipped)
             cells += [f"{other_median:.1f}", f"{other_most:.1f}", f"{other_most / most:.2f}"]
@@ -432,6 +461,11 @@ def main(argv=None) -> int:
     print(row("synthetic pips / SimpleBlobDetector", synthetic(BlobDetectorReader, "pips", args.scenes)))
     print(row("synthetic Fandooble faces / ours (taught)",
               synthetic(lambda: TaughtReader(templates), "fandooble", args.scenes)))
+    faces = {v: k for k, v in ARUCO_IDS.items()}
+    for name, blur, cocked in (("", None, 0), (", one leaning a tray", None, 1), (", focus slip (blur 1.5 px)", 1.5, 0)):
+        for reader, how in ((ArucoReader(faces), "ours (stickers, dice found by the finder)"),
+                            (ArucoReader(faces, finder=False), "stickers alone")):
+            print(row(f"synthetic ArUco{name} / {how}", aruco_trays(reader, args.scenes // 3, blur, cocked)))
     print(row("photo-like pips 640x480 / ours", photo_like(PipReader(), args.scenes)))
     print(row("photo-like pips 640x480 / SimpleBlobDetector", photo_like(BlobDetectorReader(), args.scenes)))
     teach_ms = None
