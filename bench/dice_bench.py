@@ -278,6 +278,23 @@ def _alone(image, others, box):
     return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
 
 
+def identity_photos(root: Path, identities: Path = IDENTITIES) -> dict[tuple[str, str], list]:
+    """The photos of each face of each die ``identities`` names: (die, face) -> [(photo's name, a crop around
+    the die with the other dice painted over, as a teaching photo shows it; the same crop as taken)]."""
+    photos: dict[tuple[str, str], list] = {}
+    with open(identities, newline="") as f:
+        for row in csv.DictReader(f):
+            image = cv2.imread(str(root / "images" / row["image"]), cv2.IMREAD_COLOR)
+            h, w = image.shape[:2]
+            labelled = dice_photos.labels(root, row["image"], (w, h))
+            die = labelled[int(row["index"])]
+            assert die.face == row["face"], f"{row['image']}: the identities file and the labels disagree"
+            alone = _alone(image, [d.box for i, d in enumerate(labelled) if i != int(row["index"])], die.box)
+            photos.setdefault((row["die"], die.face), []).append((row["image"], _crop(alone, die.box),
+                                                                  _crop(image, die.box)))
+    return photos
+
+
 def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS, ways: int = 1
                 ) -> tuple[dict, float]:
     """Taught dice on real photos (train split only): ``identities`` names the physical die, or the look of
@@ -290,17 +307,7 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
     ways (each face's photos in turn from the second, the third...), the totals summed: one choice of
     teaching photos leaves 66 dice to read, where a die is 1.5%. Returns the totals and the mean time to
     learn one photo (ms)."""
-    photos: dict[tuple[str, str], list] = {}
-    with open(identities, newline="") as f:
-        for row in csv.DictReader(f):
-            image = cv2.imread(str(root / "images" / row["image"]), cv2.IMREAD_COLOR)
-            h, w = image.shape[:2]
-            labelled = dice_photos.labels(root, row["image"], (w, h))
-            die = labelled[int(row["index"])]
-            assert die.face == row["face"], f"{row['image']}: the identities file and the labels disagree"
-            alone = _alone(image, [d.box for i, d in enumerate(labelled) if i != int(row["index"])], die.box)
-            photos.setdefault((row["die"], die.face), []).append((row["image"], _crop(alone, die.box),
-                                                                  _crop(image, die.box)))
+    photos = identity_photos(root, identities)
     times = []
     total = {"dice": 0, "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0,
              "guessed": 0, "guessed_right": 0}
