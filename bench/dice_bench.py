@@ -469,7 +469,8 @@ def main(argv=None) -> int:
     print(row("synthetic Fandooble faces / ours (taught)",
               synthetic(lambda: TaughtReader(templates), "fandooble", args.scenes)))
     faces = {v: k for k, v in ARUCO_IDS.items()}
-    for name, blur, cocked in (("", None, 0), (", one leaning a tray", None, 1), (", focus slip (blur 1.5 px)", 1.5, 0)):
+    for name, blur, cocked in (("", None, 0), (", one leaning a tray", None, 1),
+                               (", focus slip (blur 1.5 px)", 1.5, 0)):
         for reader, how in ((ArucoReader(faces), "ours (stickers, dice found by the finder)"),
                             (ArucoReader(faces, finder=False), "stickers alone")):
             print(row(f"synthetic ArUco{name} / {how}", aruco_trays(reader, args.scenes // 3, blur, cocked)))

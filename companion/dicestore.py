@@ -66,7 +66,8 @@ class DiceStore:
         try:
             data = json.loads(self._json.read_text("utf-8"))
         except (OSError, ValueError) as exc:
-            raise ConfigError(f"{self._named(self._json)}: cannot read the dice settings ({exc}); teach the dice again") from exc
+            raise ConfigError(f"{self._named(self._json)}: cannot read the dice settings ({exc}); "
+                              "teach the dice again") from exc
         data.setdefault("kind", "pips")
         data.setdefault("dice", {})
         data.setdefault("face_table", {})
@@ -143,9 +144,11 @@ class DiceStore:
             with open(self._npz, "rb") as file, np.load(file) as archive:  # closed even when numpy gives up
                 descriptors = archive["descriptors"]
         except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:  # a failing card, not us
-            raise ConfigError(f"{self._named(self._npz)}: cannot read the taught faces ({exc}); teach the dice again") from exc
+            raise ConfigError(f"{self._named(self._npz)}: cannot read the taught faces ({exc}); "
+                              "teach the dice again") from exc
         if len(descriptors) != len(settings["samples"]):
-            raise ConfigError(f"{self._named(self._npz)} does not match {self._named(self._json)}: teach the dice again")
+            raise ConfigError(f"{self._named(self._npz)} does not match {self._named(self._json)}: "
+                              "teach the dice again")
         templates = FaceTemplates()
         try:
             for (die, face), descriptor in zip(settings["samples"], descriptors):

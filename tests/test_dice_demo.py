@@ -142,9 +142,12 @@ def test_the_demo_keeps_its_rendered_dice_apart_from_the_tables_own(data_dir, mo
         assert runtime.dice_store.demo and set(runtime.dice_store.face_counts()) == {"dragon", "special"}
         shown = appliance.app.test_client().get("/api/dice").get_json()
         assert shown["demo"] and set(shown["dice"]) == {"dragon", "special"}
-        wait_until(lambda: runtime.session is not None and any(
-            e.source == "camera" and e.text.startswith("roll ") for e in runtime.log.events(runtime.session.session_id)),
-            timeout=120)
+        def a_roll_scored():
+            session = runtime.session
+            return session is not None and any(e.source == "camera" and e.text.startswith("roll ")
+                                               for e in runtime.log.events(session.session_id))
+
+        wait_until(a_roll_scored, timeout=120)
         assert runtime.pending_alerts() == []
     finally:
         appliance.stop()

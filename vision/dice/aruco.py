@@ -81,7 +81,8 @@ class ArucoReader:
         None in ``dice``); one with no marker read on it is reported, never dropped. Returns the dice to add."""
         # The finder at its own scales, as for pip dice: told the stickers' size it looks closer, for longer,
         # and sees a leaning die's two faces as two dice more often (rendered trays, bench/dice_bench.py).
-        found = scan_marks(image, zone, None, lambda _image, spots, _p: [(None, 0.0, NOT_READ, None, None)] * len(spots))
+        found = scan_marks(image, zone, None,
+                           lambda _image, spots, _p: [(None, 0.0, NOT_READ, None, None)] * len(spots))
         added = []
         for die in found.dice:
             on = [i for i, marked in enumerate(dice) if marked is not None and _on(marked.center, die.box)]
