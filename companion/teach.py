@@ -231,8 +231,8 @@ class DiceTeacher:
         from vision.dice.zone import crop_to_zone
 
         face = self.face
+        in_tray, _ = crop_to_zone(image, self.zone, 0)
         try:
-            in_tray, _ = crop_to_zone(image, self.zone, 0)
             self.templates.learn(self.die, face, in_tray, new_face=self.look == 1, die_px=self.die_px)
         except ValueError as exc:
             from vision import overlay
