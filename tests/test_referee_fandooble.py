@@ -120,7 +120,8 @@ def test_guesses_that_make_no_roll_are_reported_as_unreadable_dice(game):
     # Taken for a knight, the die would make two Fandooble/Knight/Wizard dice: no roll to propose.
     verdicts = referee.observe(session, with_dice(("C", 10, 10), unclear("K", 60, 10), ("G", 110, 10), ("F", 10, 60)))
     assert verdicts[0].move is None
-    assert "1 could not be read (face unclear): straighten the die or enter the roll by hand" in verdicts[0].text
+    assert ("1 could not be read (face unclear): nudge the die (the same face up) so the camera sees its face, "
+            "or enter the roll by hand") in verdicts[0].text
 
 
 def test_a_die_without_a_guess_beside_a_guessed_one_is_reported_not_proposed(game):
@@ -129,6 +130,9 @@ def test_a_die_without_a_guess_beside_a_guessed_one_is_reported_not_proposed(gam
     verdicts = referee.observe(session, with_dice(("C", 10, 10), cocked, unclear("G", 110, 10), ("F", 10, 60)))
     assert verdicts[0].move is None
     assert "2 could not be read (face unclear; not lying flat (cocked or stacked))" in verdicts[0].text
+    # What to do, for each: the leaning die straightened, the unclear one nudged (in the order they lie).
+    assert verdicts[0].text.endswith(": straighten the die; nudge the die (the same face up) so the camera sees "
+                                     "its face, or enter the roll by hand")
 
 
 def test_a_guessed_dragon_lying_where_it_lay_is_still_only_proposed(game):

@@ -48,6 +48,20 @@ def _among(die, dice) -> bool:
     return any(die is d for d in dice)
 
 
+def _remedy(unreadable) -> str:
+    """What the players can do about dice the camera could not read, by why it could not: a leaning die is
+    straightened, one on the tray's edge pushed in; a die lying flat whose face was unclear is nudged, the
+    same face up, for the camera to see it better (a lamp's glare, a shadow)."""
+    remedies = []
+    for die in unreadable:
+        remedy = ("straighten the die" if "not lying flat" in die.reason else
+                  "push the die into the tray" if "out of the tray" in die.reason else
+                  "nudge the die (the same face up) so the camera sees its face")
+        if remedy not in remedies:
+            remedies.append(remedy)
+    return "; ".join(remedies)
+
+
 def _names(faces) -> str:
     faces = [f for f in faces]
     if not faces:
@@ -94,7 +108,7 @@ class FandoobleReferee:
         if unreadable:
             why = "; ".join(sorted({d.reason or "unclear" for d in unreadable}))
             refusal = Alert(f"expected {expected}; saw {len(dice)}, of which {len(unreadable)} could not be read "
-                            f"({why}): straighten the die or enter the roll by hand",
+                            f"({why}): {_remedy(unreadable)}, or enter the roll by hand",
                             payload=self._payload(observation))
             if not all(getattr(d, "guess", None) for d in unreadable):
                 return [refusal]
