@@ -164,13 +164,15 @@ def check_dice_tray(config: Config, data_dir: Path) -> Check:
     from companion.dicestore import DiceStore
     from companion.errors import ConfigError
 
-    advice = "tap the tray's four corners on the live view (Setup page, Dice tray)"
+    advice = ("tap the tray's four corners on the live view (Setup page, Dice tray), or stick the tray's own four "
+              "tags in its corners (companion tags tray)")
     try:
         kind = DiceStore(data_dir).kind
     except ConfigError:
         kind = None  # which dice are meant is unknown (the settings check says why)
     if kind != "pips":  # picture dice or stickers were set up: dice are meant to be read
-        return Check("dice", "tray", WARN, f"no dice tray is marked, so no dice are read: {advice}")
+        return Check("dice", "tray", WARN, f"no dice tray is marked, so no dice are read unless the tray carries "
+                                           f"its own tags: {advice}")
     return Check("dice", "tray", SKIP, f"none marked (only dice games need one: {advice})")
 
 

@@ -28,8 +28,9 @@ from companion.eventkinds import STATE_CHANGES
 _log = logging.getLogger(__name__)
 
 DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while a dice game is played
-NO_TRAY = ("no dice tray is marked: tap the tray's four corners on the live view (Setup page, Dice tray); "
-           "nothing outside the tray is read as a die")
+NO_TRAY = ("no dice tray is marked: tap the tray's four corners on the live view (Setup page, Dice tray), or "
+           "stick its four tray tags in its corners ('companion tags tray'); nothing outside the tray is read as a die")
+TRAY_TAGS_GONE_S = 30.0  # no tray tag seen for this long: they were taken off, and the tray is found otherwise
 NO_TABLE_FOR_TRAY = ("the dice tray is given in table millimetres but the table's corners are not seen: "
                      "show the corner tags, or tap the tray's corners on the Setup page")
 
@@ -62,6 +63,9 @@ class Pipeline:
         self.last_roll = None
         self.frames = 0
         self._status = self._describe(None)
+        self._tagged_tray = None  # where the tray's four tags were last all seen (working-image pixels)
+        self._tray_tags = None  # and the tags themselves then (four 4 x 2 corners), painted over when teaching
+        self._tray_tags_seen_at: float | None = None
         self.zone, source = self._tray_and_source()  # the tray in use, worked out once a frame
         self._tray = _described_tray(self.zone, source)
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
@@ -78,6 +82,7 @@ class Pipeline:
             self.frames += 1
             reads = self._reads()
             stable = self.watcher.update(frame)
+            self._follow_tray_tags(frame.timestamp)
             self.zone, source = self._tray_and_source()
             self._report_table(reads)
             roll = observed = None
@@ -94,7 +99,7 @@ class Pipeline:
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, reads))
             self._status = self._describe(reads)  # one consistent picture, read by the runtime without waiting
-            tray, self._tray = self._tray, _described_tray(self.zone, source)
+            tray, self._tray = self._tray, _described_tray(self.zone, source, self._tray_tags)
         if tray != self._tray:
             self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners: on the Setup page now
 
@@ -106,7 +111,7 @@ class Pipeline:
     def _needs_table(self, reads: str | None) -> bool:
         """Cards are placed on the table; dice need it only to place a tray given in table millimetres."""
         return reads == "cards" or (reads == "dice" and bool(self.tray_mm) and not self._tapped_tray()
-                                    and not self.demo_tray_px)
+                                    and not self.demo_tray_px and self._tagged_tray is None)
 
     def _report_table(self, reads: str | None) -> None:
         geometry = self.watcher.geometry
@@ -139,12 +144,30 @@ class Pipeline:
         detector.tags = [s.corners for s in reading.sightings] if reading is not None else []
         return detector.update(frame.work, frame.timestamp)
 
+    def _follow_tray_tags(self, now: float) -> None:
+        """Where the tray's own tags are: all four seen, the tray is between them from now on; some hidden (a hand
+        over the tray), it stays where they were last all seen; none seen for TRAY_TAGS_GONE_S, they were taken off."""
+        from vision.dice.zone import tray_from_tags
+        from vision.tags import TrayTag
+
+        reading = self.watcher.reading
+        sightings = reading.tags if reading is not None else []
+        if any(isinstance(s.tag, TrayTag) for s in sightings):
+            self._tray_tags_seen_at = now
+            seen = tray_from_tags(sightings)
+            if seen is not None:
+                self._tagged_tray, self._tray_tags = seen
+        elif self._tray_tags_seen_at is not None and now - self._tray_tags_seen_at > TRAY_TAGS_GONE_S:
+            self._tagged_tray = self._tray_tags_seen_at = self._tray_tags = None
+
     def _tray_and_source(self):
         """The tray in use as a polygon in working-image pixels (None when none is known), and where it comes
-        from: the tapped corners ("marked"), else the tray in table
+        from: the tray's own corner tags ("tags"), else the tapped corners ("marked"), else the tray in table
         millimetres placed by the table's corners ("table"), else the demo table's own ("demo")."""
         import numpy as np
 
+        if self._tagged_tray is not None:  # on the tray itself: it follows the tray wherever it is moved
+            return self._tagged_tray, "tags"
         tray_px = self._tapped_tray()
         if tray_px:
             return np.asarray(tray_px, np.float64), "marked"
@@ -281,9 +304,15 @@ class Pipeline:
         return [p for p in problems if p != self.watcher.locator.problem]
 
 
-def _described_tray(zone, source: str | None) -> dict[str, Any] | None:
-    """The tray the dice are read in, for the Setup page to draw (working-image pixels)."""
-    return None if zone is None else {"corners": [[round(x), round(y)] for x, y in zone.tolist()], "source": source}
+def _described_tray(zone, source: str | None, tags=None) -> dict[str, Any] | None:
+    """The tray the dice are read in, for the Setup page to draw (working-image pixels); between its own tags,
+    the tags too, which teaching paints over."""
+    if zone is None:
+        return None
+    described = {"corners": [[round(x), round(y)] for x, y in zone.tolist()], "source": source}
+    if source == "tags":
+        described["tags"] = [[[round(x), round(y)] for x, y in quad.tolist()] for quad in tags]
+    return described
 
 
 def _inverse(homography):

@@ -111,12 +111,14 @@ class DiceTeacher:
     :param stillness: the motion tracker (``vision.motion.Stillness()`` by default).
     :param zone: the dice tray (a pixel polygon, ``table.tray_px``): only the die inside it is looked at,
         not the cards, tags and clutter around it. None: the whole picture.
+    :param tags: tags lying in the tray (its own corner tags: each 4 x 2 corners), painted over before the die
+        is looked for, as the dice reader does.
     """
 
     def __init__(self, die: str, faces: str, *, looks: int = DEFAULT_LOOKS, keep=None,
                  save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None,
-                 zone=None):
+                 zone=None, tags=()):
         from vision.motion import Stillness
 
         self.die, self.faces, self.looks = checked_request(die, faces, looks)
@@ -129,6 +131,7 @@ class DiceTeacher:
         self.stillness = stillness if stillness is not None else Stillness()
         self.die_px = die_px
         self.zone = zone
+        self.tags = [np.asarray(quad, np.float64) for quad in tags]
         self.total = len(self.faces) * self.looks
         self.learned = 0  # pictures taken so far; the next one is step learned + 1
         self.state = WAITING_FOR_MOTION
@@ -228,10 +231,10 @@ class DiceTeacher:
     # -- steps ------------------------------------------------------------------------------
 
     def _take(self, image: np.ndarray) -> None:
-        from vision.dice.zone import crop_to_zone
+        from vision.dice.zone import crop_to_zone, hide_tags
 
         face = self.face
-        in_tray, _ = crop_to_zone(image, self.zone, 0)
+        in_tray, _ = crop_to_zone(hide_tags(image, self.tags), self.zone, 0)
         try:
             self.templates.learn(self.die, face, in_tray, new_face=self.look == 1, die_px=self.die_px)
         except ValueError as exc:

@@ -330,6 +330,10 @@ def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashbo
     }""")
     assert left == pytest.approx(0.3, abs=0.002)
     page.wait_for_selector("#dice-demo >> text=kept apart from your table's own")
+    # A tray with its own four tags: drawn where they put it, and said to follow the tray.
+    tray.update(source="tags", tags=[])
+    runtime.refresh()
+    page.wait_for_selector("#tray-stored >> text=follows the tray wherever it is moved")
 
 
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):

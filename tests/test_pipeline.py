@@ -272,3 +272,71 @@ def test_an_alert_about_a_roll_shows_the_tray_as_it_was_read(runtime, tmp_path):
         edge = shown[y:y + h, max(x - 2, 0):x + 3].reshape(-1, 3).astype(int)
         assert sum(abs(p - np.array(overlay.OURS)).sum() < 90 for p in edge) > h // 2
 
+
+
+def _tray_with_tags(scene_image, at: tuple[int, int], hidden: str = "", size=(1800, 1000)):
+    """A table with the rendered tray floor (``scene_image``) at ``at`` and the tray's four corner tags stuck on
+    its corners around it (``hidden``: corners a hand covers)."""
+    import cv2
+    import numpy as np
+
+    from vision import tags
+
+    frame = np.empty((size[1], size[0], 3), np.uint8)
+    frame[:] = (60, 90, 130)  # a wooden table
+    h, w = scene_image.shape[:2]
+    x, y = at
+    frame[y:y + h, x:x + w] = scene_image
+    sticker = cv2.cvtColor(tags.tag_image("DT:NW", 4, quiet_modules=2), cv2.COLOR_GRAY2BGR)
+    s = sticker.shape[0]
+    places = {"NW": (x - s, y - s), "NE": (x + w, y - s), "SE": (x + w, y + h), "SW": (x - s, y + h)}
+    for corner, (tx, ty) in places.items():
+        if corner not in hidden:
+            frame[ty:ty + s, tx:tx + s] = cv2.cvtColor(tags.tag_image(f"DT:{corner}", 4, quiet_modules=2),
+                                                       cv2.COLOR_GRAY2BGR)
+    return frame
+
+
+def test_the_tray_between_its_own_tags_is_read_and_followed_where_it_is_moved(runtime, tmp_path):
+    # No tray marked: the tray's four tags say where it is. It is read there, followed when pushed across the
+    # table, kept while a hand covers a tag, and forgotten once its tags are taken off.
+    import numpy as np
+
+    from vision.synth.dice import render_tray
+
+    store = _taught_store(tmp_path)
+    runtime.new_game("fandooble", ["Lola", "Grace"], store.options_for("fandooble"))
+    pipeline = Pipeline(runtime, Config.defaults(), tmp_path)
+    scene = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"])
+    h, w = scene.image.shape[:2]
+    empty_tray = np.full_like(scene.image, np.median(scene.image.reshape(-1, 3), axis=0).astype(np.uint8))
+    frames = [_tray_with_tags(empty_tray, (200, 150))] * 3 + [_tray_with_tags(scene.image, (200, 150))] * 10
+    t = 0.0
+    for number, image in enumerate(frames, start=1):
+        t = number / 10
+        pipeline(Frame(work=image, timestamp=t, number=number))
+    runtime.call(lambda: None)
+    assert [p.text for p in runtime.session.played] == ["roll CCGF"]
+    tray = runtime.snapshot()["tray"]
+    assert tray["source"] == "tags" and len(tray["tags"]) == 4
+    corners = np.array(tray["corners"])  # through each tag's outermost corner (its code, without the white)
+    edge = 100 - 8  # a 25-module sticker of 4 px, 2 modules of white on each side
+    assert np.abs(corners.min(axis=0) - (200 - edge, 150 - edge)).max() <= 3
+    assert np.abs(corners.max(axis=0) - (200 + w + edge, 150 + h + edge)).max() <= 3
+    assert runtime.snapshot()["health"]["dice"]["status"] == "ok"
+
+    def shown(image, *, still=1):
+        nonlocal t, number
+        for _ in range(still):
+            number, t = number + 1, t + 0.1
+            pipeline(Frame(work=image, timestamp=t, number=number))
+        return np.array(runtime.snapshot()["tray"]["corners"]) if runtime.snapshot()["tray"] else None
+
+    moved = shown(_tray_with_tags(empty_tray, (700, 300)))  # pushed across the table
+    assert np.abs(moved - corners - (500, 150)).max() <= 3
+    covered = shown(_tray_with_tags(empty_tray, (900, 350), hidden="SE"))  # moved again, a hand over one tag
+    assert np.abs(covered - moved).max() <= 3  # where its four tags were last all seen
+    assert shown(_tray_with_tags(empty_tray, (900, 350), hidden="NW NE SE SW"), still=1) is not None
+    t += 31  # half a minute later, still no tray tag in view: they were taken off
+    assert shown(_tray_with_tags(empty_tray, (900, 350), hidden="NW NE SE SW")) is None
+    assert "no dice tray is marked" in runtime.snapshot()["health"]["dice"]["detail"]

@@ -83,10 +83,10 @@ def test_recovery_never_answers_a_wrong_payload():
     assert answered >= 25  # and it does answer (the rest are covered too much to be sure)
 
 
-@pytest.mark.parametrize("payload", ["FF:01:1", "FF:59:8:B", "TB:SE"])
+@pytest.mark.parametrize("payload", ["FF:01:1", "FF:59:8:B", "TB:SE", "DT:NW"])
 def test_every_printed_sticker_is_a_template(payload):
     assert payload in recover.valid_payloads()
-    assert len(recover.valid_payloads()) == 484
+    assert len(recover.valid_payloads()) == 488  # 480 card stickers, the table's 4 corners, the tray's 4
 
 
 def test_the_pis_numpy_1_recovers_the_same_code(monkeypatch):

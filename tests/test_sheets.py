@@ -114,6 +114,15 @@ def test_cli_writes_the_sheets(tmp_path, capsys):
     assert "one sticker per card" in capsys.readouterr().err
 
 
+def test_cli_writes_the_tray_tags_that_read_back(tmp_path, capsys):
+    out = tmp_path / "tray.pdf"
+    assert main(["tags", "tray", "--out", str(out)]) == 0
+    assert "the 4 dice tray corner tags" in capsys.readouterr().out
+    found, text, _ = _read_pdf(out.read_bytes(), dpi=100)
+    assert found == Counter(f"DT:{c}" for c in tags.CORNERS)
+    assert "tray NW" in text and "Codes 24 mm wide" in text
+
+
 def test_cli_explains_a_bad_range(tmp_path, capsys):
     assert main(["tags", "fable", "--out", str(tmp_path / "x.pdf"), "--locations", "40-80"]) == 2
     assert "locations 1 to 59" in capsys.readouterr().err

@@ -43,6 +43,18 @@ def test_corner_payloads():
         assert tags.parse(payload) == tags.CornerTag(corner)
 
 
+def test_tray_corner_payloads_are_new_and_leave_every_older_payload_as_it_was():
+    for corner in ("NW", "NE", "SE", "SW"):
+        payload = tags.format_tray_corner(corner)
+        assert payload == f"DT:{corner}" and len(payload) <= tags.MAX_LENGTH
+        assert tags.parse(payload) == tags.TrayTag(corner) and tags.parse(payload).label == f"tray {corner}"
+        assert tags.parse(f"TB:{corner}") == tags.CornerTag(corner)  # the table's corners are still the table's
+    for text in ("DT:N", "DT:NWW", "dt:NW", "DT:NW:2"):
+        assert tags.parse(text) is None
+    with pytest.raises(ValueError, match="one of NW, NE, SE, SW"):
+        tags.format_tray_corner("N")
+
+
 @pytest.mark.parametrize("text", [
     "", "FF:7:2", "FF:07", "FF:07:2:1", "FF:07:2:A", "FF:07:2:b", "FF:07:2:", "FF:07:2:BB", "ff:07:2", "FF:00:1", "FF:07:0", "TB:N", "TB:NWW", "XX:07:2",
     "HTTPS://EXAMPLE.COM", "FF:07:2 ", " FF:07:2", "FF:O7:2", None, 17, b"FF:07:2", "FF:07:22",

@@ -264,3 +264,22 @@ def test_teaching_again_replaces_damaged_dice_files_and_keeps_the_damaged_settin
     assert teacher.state == DONE and store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
     assert len(store.load_templates().samples) == 3
     assert (store.root / "dice.json.damaged").read_text("utf-8") == "{half a fi"
+
+
+def test_the_trays_own_tags_are_not_taken_for_dice_while_teaching(rng, store):
+    # The tray is between its four corner tags: teaching paints them over, as the dice reader does, where
+    # their black-and-white squares were taken for four more dice ("saw 5 dice").
+    from tests.test_pipeline import _tray_with_tags
+    from vision.dice.zone import tray_from_tags
+    from vision.reader import TagReader
+
+    empty = _tray_with_tags(np.full((480, 640, 3), (150, 150, 146), np.uint8), (200, 150))
+    zone, tags = tray_from_tags(TagReader(reuse_when_still=False).read(empty).tags)
+    hand = empty.copy()
+    hand[250:700, 300:900] = (120, 160, 210)  # a hand sets the die down: the motion teaching waits for
+    teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates, zone=zone, tags=tags)
+    for face in "CG":
+        picture = _tray_with_tags(render_face_photo(rng, face, size=(640, 480)), (200, 150))
+        for image in [hand] + [picture] * 4:
+            status = teacher.feed(image)
+    assert status["state"] == DONE and status["retries"] == 0, status["message"]

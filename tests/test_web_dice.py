@@ -112,13 +112,19 @@ def test_teaching_looks_in_the_tray_the_dice_are_read_in(app, runtime):
     from web.api_dice import _tray
 
     demo = [[100, 50], [300, 50], [300, 200], [100, 200]]
+    in_use = {"corners": demo, "source": "demo"}
     with app.app_context():
-        assert _tray() is None  # no tray anywhere: the whole picture
-        runtime.add_snapshot_part("tray", lambda: {"corners": demo, "source": "demo"})
-        assert _tray().tolist() == demo  # the demo table's own, as the camera reads its rolls
+        assert _tray() == (None, [])  # no tray anywhere: the whole picture
+        runtime.add_snapshot_part("tray", lambda: in_use)
+        assert _tray()[0].tolist() == demo  # the demo table's own, as the camera reads its rolls
         marked = [[0, 0], [50, 0], [50, 40], [0, 40]]
         runtime.config = runtime.config.with_changes({"table": {"tray_px": marked}})
-        assert _tray().tolist() == marked  # marked a moment ago, before the camera's next frame
+        assert _tray()[0].tolist() == marked  # marked a moment ago, before the camera's next frame
+        # The tray's own tags come first, and teaching paints them over as the dice reader does.
+        tags = [[[0, 0], [10, 0], [10, 10], [0, 10]]] * 4
+        in_use = {"corners": demo, "source": "tags", "tags": tags}
+        zone, hidden = _tray()
+        assert zone.tolist() == demo and hidden == tags
 
 
 EMPTY_TRAY = np.full((240, 320, 3), (150, 150, 146), np.uint8)

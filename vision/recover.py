@@ -70,13 +70,14 @@ def prepare() -> None:
 
 
 def valid_payloads() -> list[str]:
-    """Every sticker that is printed: both stickers of each Fabled Fruit card, and the table corners."""
+    """Every sticker that is printed: both stickers of each Fabled Fruit card, the table's and the dice tray's
+    corners."""
     from vision import sheets
 
     found = []
     for payload in sheets.fable_payloads():
         found += [payload, payload + ":" + tags.SECOND]
-    return found + [tags.format_corner(c) for c in tags.CORNERS]
+    return found + [tags.format_corner(c) for c in tags.CORNERS] + [tags.format_tray_corner(c) for c in tags.CORNERS]
 
 
 @functools.cache

@@ -7,7 +7,10 @@ most 10 characters: a two-letter namespace, then colon-separated fields.
 * ``FF:07:2:B`` -- the same card's second sticker, in the opposite (bottom-right) corner,
   turned half round so that each code's finder patterns sit at the card's edges and an
   animal standing in the middle of the card can only nick the corners without one;
-* ``TB:NW`` ``TB:NE`` ``TB:SE`` ``TB:SW`` -- the table's corner markers.
+* ``TB:NW`` ``TB:NE`` ``TB:SE`` ``TB:SW`` -- the table's corner markers;
+* ``DT:NW`` ``DT:NE`` ``DT:SE`` ``DT:SW`` -- the dice tray's corner markers, stuck in the tray's corners:
+  the dice are read between them, wherever the tray is moved (added without changing any existing
+  payload's meaning; a reader that predates them counts them as foreign codes).
 
 A card with one sticker or with both reads the same: either sticker alone names the
 card, and the card is where its stickers say its centre is (see :func:`card_centre`).
@@ -41,11 +44,13 @@ QUIET_MODULES = 3  # white around the code on a sticker (the spec asks for 4; de
 
 FABLE = "FF"
 TABLE = "TB"
+TRAY = "DT"
 CORNERS = ("NW", "NE", "SE", "SW")  # clockwise from the top left, as seen from the players' side
 
 _LOCATION = re.compile(r"FF:(\d{2}):(\d)(:B)?")
 SECOND = "B"  # the suffix of a card's second sticker
 _CORNER = re.compile(r"TB:(NW|NE|SE|SW)")
+_TRAY_CORNER = re.compile(r"DT:(NW|NE|SE|SW)")
 
 
 @dataclass(frozen=True, order=True)
@@ -87,7 +92,22 @@ class CornerTag:
         return f"table {self.corner}"
 
 
-Tag = LocationTag | CornerTag
+@dataclass(frozen=True)
+class TrayTag:
+    """One of the dice tray's four corner markers."""
+
+    corner: str
+
+    @property
+    def payload(self) -> str:
+        return format_tray_corner(self.corner)
+
+    @property
+    def label(self) -> str:
+        return f"tray {self.corner}"
+
+
+Tag = LocationTag | CornerTag | TrayTag
 
 
 def parse(text: object) -> Tag | None:
@@ -101,6 +121,8 @@ def parse(text: object) -> Tag | None:
         return None
     if match := _CORNER.fullmatch(text):
         return CornerTag(match.group(1))
+    if match := _TRAY_CORNER.fullmatch(text):
+        return TrayTag(match.group(1))
     return None
 
 
@@ -117,6 +139,12 @@ def format_corner(corner: str) -> str:
     if corner not in CORNERS:
         raise ValueError(f"corner {corner!r}: must be one of {', '.join(CORNERS)}")
     return f"{TABLE}:{corner}"
+
+
+def format_tray_corner(corner: str) -> str:
+    if corner not in CORNERS:
+        raise ValueError(f"corner {corner!r}: must be one of {', '.join(CORNERS)}")
+    return f"{TRAY}:{corner}"
 
 
 def sticker_mm(symbol_mm: float) -> tuple[float, float, float]:

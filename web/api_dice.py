@@ -254,8 +254,9 @@ def start_teaching():
 
     def make_teacher():
         try:
+            zone, tags = _tray()
             return DiceTeacher(die, faces, looks=looks, timeout_s=timeout_s, save=store.save_templates,
-                               keep=store.load_templates() if add else None, zone=_tray())
+                               keep=store.load_templates() if add else None, zone=zone, tags=tags)
         except BadTeaching as exc:
             refuse(400, str(exc), "bad_field", field=exc.field)
 
@@ -272,14 +273,17 @@ def cancel_teaching():
 
 
 def _tray():
-    """The dice tray the camera reads rolls in (working-image pixels), or None (the whole picture)."""
+    """The dice tray the camera reads rolls in (working-image pixels), or None (the whole picture), and the
+    tags lying in it (its own corner tags, when the tray is between them)."""
     import numpy as np
 
+    in_use = runtime().snapshot_part("tray")  # the pipeline's: its own tags, placed on the table, the demo's
     corners = runtime().config.get("table", "tray_px")  # tapped: applies at once, before the next frame
+    if in_use and in_use["source"] == "tags":  # the tray's own tags come first
+        return np.asarray(in_use["corners"], np.float64), in_use["tags"]
     if not corners:
-        in_use = runtime().snapshot_part("tray")  # the pipeline's: placed on the table, or the demo's own
         corners = in_use["corners"] if in_use else None
-    return np.asarray(corners, np.float64) if corners else None
+    return (np.asarray(corners, np.float64) if corners else None), []
 
 
 def _game_warning() -> str | None:

@@ -47,6 +47,28 @@ def crop_to_zone(image: np.ndarray, zone: np.ndarray | None, margin: int) -> tup
     return image[y0:y1, x0:x1], (x0, y0)
 
 
+def tray_from_tags(sightings) -> tuple[np.ndarray, list[np.ndarray]] | None:
+    """The tray whose four corner tags (:class:`vision.tags.TrayTag` sightings among ``sightings``) are stuck in
+    its corners: the polygon through each tag's outermost corner, in order around the tray (4 x 2 pixels), so
+    that a die against the tray's wall is inside; and the four tags' corners (each 4 x 2), for whoever reads
+    the tray to paint them over. None unless each of the four corners is seen, once."""
+    from vision import tags
+
+    found: dict[str, np.ndarray] = {}
+    for sighting in sightings:
+        if isinstance(sighting.tag, tags.TrayTag):
+            if sighting.tag.corner in found:
+                return None  # two stickers of one corner: a copy lies about; neither says where the tray is
+            found[sighting.tag.corner] = np.asarray(sighting.corners, np.float64).reshape(4, 2)
+    if len(found) < len(tags.CORNERS):
+        return None
+    quads = [found[corner] for corner in tags.CORNERS]
+    middle = np.mean([q.mean(axis=0) for q in quads], axis=0)
+    points = np.array([q[np.argmax(np.hypot(*(q - middle).T))] for q in quads])
+    # In order around their middle: a tag stuck in the wrong corner still outlines the tray, not a bow tie.
+    return points[np.argsort(np.arctan2(points[:, 1] - middle[1], points[:, 0] - middle[0]))], quads
+
+
 def rect_zone(x: float, y: float, w: float, h: float) -> np.ndarray:
     """The pixel rectangle ``x, y, w, h`` as a zone polygon (4 x 2, clockwise from the top left)."""
     return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float64)

@@ -1,6 +1,7 @@
 // Setup, dice tray: tap the tray's four corners on a still from the camera. Only dice inside it are read
 // (POST /api/tray, applied at once); a new install reads no dice until the tray is marked. The tray in use
-// (the marked one, one set in table millimetres, or the demo table's own) is drawn dashed.
+// (between the tray's own tags, the marked one, one set in table millimetres, or the demo table's own) is drawn
+// dashed.
 "use strict";
 (() => {
   const { svg, $, act, getJSON, say, onState } = TC;
@@ -10,6 +11,7 @@
   let stored = [];
   let inUse = null;  // the camera's tray as the pipeline reads it: { corners, source }
   const SOURCES = {
+    tags: "The tray between its four tray tags is drawn dashed yellow: it follows the tray wherever it is moved.",
     marked: "The marked tray is drawn dashed yellow.",
     table: "The tray set in table millimetres ([table] tray_mm) is drawn dashed yellow; mark one to use it instead.",
     demo: "No tray is marked: the demo table's own tray, drawn dashed yellow, is read until you mark one.",
@@ -38,8 +40,9 @@
     marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
     marks.setAttribute("preserveAspectRatio", "none");
     marks.replaceChildren();
-    // A tray just marked applies at once; the pipeline's report of it follows with the next frame.
-    const tray = stored.length === 4 ? { corners: stored, source: "marked" } : inUse;
+    // A tray just marked applies at once; the pipeline's report of it follows with the next frame. The tray's
+    // own tags come before a marked tray.
+    const tray = inUse && inUse.source === "tags" ? inUse : stored.length === 4 ? { corners: stored, source: "marked" } : inUse;
     if (tray && workWidth) {
       const k = w / workWidth;
       marks.append(svg("polygon", { points: tray.corners.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
