@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import segno
@@ -78,33 +79,38 @@ class LocationTag:
 
 
 @dataclass(frozen=True)
-class CornerTag:
-    """One of the four table corner markers."""
+class _CornerMarker:
+    """A corner of something square marked with a tag: which corner, the namespace saying of what. The kinds
+    stay apart (a tray's corner is never taken for the table's)."""
 
     corner: str
 
+    NAMESPACE: ClassVar[str] = ""
+    WHAT: ClassVar[str] = ""
+
     @property
     def payload(self) -> str:
-        return format_corner(self.corner)
+        return _format_marker(self.NAMESPACE, self.corner)
 
     @property
     def label(self) -> str:
-        return f"table {self.corner}"
+        return f"{self.WHAT} {self.corner}"
 
 
 @dataclass(frozen=True)
-class TrayTag:
+class CornerTag(_CornerMarker):
+    """One of the four table corner markers."""
+
+    NAMESPACE: ClassVar[str] = TABLE
+    WHAT: ClassVar[str] = "table"
+
+
+@dataclass(frozen=True)
+class TrayTag(_CornerMarker):
     """One of the dice tray's four corner markers."""
 
-    corner: str
-
-    @property
-    def payload(self) -> str:
-        return format_tray_corner(self.corner)
-
-    @property
-    def label(self) -> str:
-        return f"tray {self.corner}"
+    NAMESPACE: ClassVar[str] = TRAY
+    WHAT: ClassVar[str] = "tray"
 
 
 Tag = LocationTag | CornerTag | TrayTag
@@ -136,15 +142,17 @@ def format_location(location: int, copy: int, *, second: bool = False) -> str:
 
 
 def format_corner(corner: str) -> str:
-    if corner not in CORNERS:
-        raise ValueError(f"corner {corner!r}: must be one of {', '.join(CORNERS)}")
-    return f"{TABLE}:{corner}"
+    return _format_marker(TABLE, corner)
 
 
 def format_tray_corner(corner: str) -> str:
+    return _format_marker(TRAY, corner)
+
+
+def _format_marker(namespace: str, corner: str) -> str:
     if corner not in CORNERS:
         raise ValueError(f"corner {corner!r}: must be one of {', '.join(CORNERS)}")
-    return f"{TRAY}:{corner}"
+    return f"{namespace}:{corner}"
 
 
 def sticker_mm(symbol_mm: float) -> tuple[float, float, float]:
