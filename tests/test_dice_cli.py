@@ -92,6 +92,23 @@ def test_see_dice_prints_one_json_line_per_image(photos, data_dir, tmp_path, cap
     assert max(d["box_px"][0] for d in lines[0]["dice"]) > 320  # boxes in the photo's own pixels
 
 
+def test_see_dice_reads_a_tray_between_its_own_tags_and_never_a_code(data_dir, tmp_path, capsys):
+    from tests.test_pipeline import _tray_with_tags
+
+    scene = render_tray(np.random.default_rng(9), kind="pips", faces=["2", "5"])
+    beside = render_tray(np.random.default_rng(10), kind="pips", faces=["6"], size=(240, 180)).image
+    for hidden, expected in (("", ["2", "5"]), ("NW NE SE SW", ["2", "5", "6"])):
+        photo = _tray_with_tags(scene.image, (200, 150), hidden=hidden)
+        photo[780:960, 1500:1740] = beside  # a die left on the table beside the tray
+        path = tmp_path / "table.png"
+        cv2.imwrite(str(path), photo)
+        assert see_dice.run(argparse.Namespace(images=[str(path)], dice_kind="pips", data_dir=str(data_dir))) == 0
+        line = json.loads(capsys.readouterr().out)
+        assert sorted(d["face"] for d in line["dice"] if d["face"]) == expected
+        assert line["unreadable"] == 0  # and no code taken for a die
+        assert line.get("tray") == (None if hidden else "between its tags")
+
+
 def test_taught_kind_without_teaching_says_what_to_do(data_dir, tmp_path, capsys):
     args = argparse.Namespace(images=[], dice_kind="taught", data_dir=str(data_dir))
     with pytest.raises(Exception, match="companion dice teach"):

@@ -1,6 +1,7 @@
 """``companion see --dice IMAGE... [--dice-kind pips|taught|aruco]``: read the dice in photos.
 
-With ``--tray X,Y,W,H`` (the photo's pixels) only dice inside that rectangle are read. With
+With ``--tray X,Y,W,H`` (the photo's pixels) only dice inside that rectangle are read; without it, a tray
+carrying its own four tags is read between them. QR codes in the photo are never dice. With
 ``--pictures DIR`` each photo is also written there with its dice boxed and labelled and the tray
 outlined (``picture`` in its line): a player checks their dice by looking, not by reading boxes.
 Prints one JSON line per image: ``image``, ``dice`` (each ``face``, ``confidence``,
@@ -55,6 +56,8 @@ def run(args) -> int:
 
     from hardware.camera.files import ImageTooLarge, read_image
     from vision.dice import rect_zone
+    from vision.dice.zone import hide_tags, tray_from_tags, without_tags
+    from vision.reader import TagReader
 
     store = DiceStore(data_dir(args))
     reader = make_reader(getattr(args, "dice_kind", None), store)
@@ -76,9 +79,14 @@ def run(args) -> int:
         if work_width and image.shape[1] > work_width:
             scale = image.shape[1] / work_width
             image = cv2.resize(image, (work_width, round(image.shape[0] / scale)), interpolation=cv2.INTER_AREA)
+        # As the camera does: codes in the photo are painted over, never dice, and a tray carrying its own
+        # four tags is read between them when no --tray is given.
+        codes = TagReader(reuse_when_still=False).read(image).sightings
+        given = tray_from_tags([c for c in codes if c.tag is not None]) if tray is None else None
+        quads = [c.corners for c in codes]
         start = time.perf_counter()
-        zone = None if tray is None else rect_zone(*tray) / scale
-        reading = reader.read(image, zone)
+        zone = given[0] if given is not None else None if tray is None else rect_zone(*tray) / scale
+        reading = without_tags(reader.read(hide_tags(image, quads), zone), quads)
         ms = (time.perf_counter() - start) * 1000
         dice = []
         for die in reading.dice:
@@ -87,6 +95,8 @@ def run(args) -> int:
             dice.append(shown)
         line = {"image": str(path), "kind": reader.kind, "dice": dice, "unreadable": len(reading.unreadable),
                 "ms": round(ms, 1)}
+        if given is not None:
+            line["tray"] = "between its tags"
         if getattr(args, "pictures", None) is not None:
             from companion.cli.see import save_picture
             from vision import overlay
