@@ -83,11 +83,13 @@ def check_table_view(config: Config, frame) -> list[Check]:
     except ImportError as exc:
         return [Check("camera", "table corners", SKIP, f"the vision modules are not installed ({exc})")]
     decoder = qr.get_decoder()
-    found = {}
+    found, tray = {}, set()
     for symbol in decoder.decode(frame.work):
         tag = tags.parse(symbol.text) if symbol.valid else None
-        if tag is not None and hasattr(tag, "corner"):
+        if isinstance(tag, tags.CornerTag):
             found[tag.corner] = symbol.side_px / QR_MODULES
+        elif isinstance(tag, tags.TrayTag):
+            tray.add(tag.corner)
     checks = []
     corners = getattr(tags, "CORNERS", ("NW", "NE", "SE", "SW"))
     missing = [c for c in corners if c not in found]
@@ -100,6 +102,12 @@ def check_table_view(config: Config, frame) -> list[Check]:
         checks.append(Check("camera", "table corners", FAIL if len(missing) == len(corners) else WARN,
                             f"corner tags {', '.join('TB:' + c for c in missing)} not in view: place them at the "
                             "table's corners or calibrate on the dashboard"))
+    if tray:  # the dice tray carries its own tags: all four must be seen for the dice to be read between them
+        missing_tray = [c for c in tags.CORNERS if c not in tray]
+        checks.append(Check("camera", "tray tags", WARN if missing_tray else OK,
+                            f"tray tags {', '.join('DT:' + c for c in missing_tray)} not in view: all four mark the "
+                            "tray" if missing_tray else "all four dice tray tags are in view: the dice are read "
+                            "between them"))
     if found:
         smallest = min(found.values())
         full = smallest * frame.scale

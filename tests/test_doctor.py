@@ -53,6 +53,23 @@ def test_corner_tags_and_their_size_are_judged_against_the_reading_limit():
     assert corners.status == "fail" and "TB:NW, TB:NE, TB:SE, TB:SW not in view" in corners.detail
 
 
+def test_the_dice_trays_tags_are_not_the_tables_corners_and_are_checked_on_their_own():
+    # A tray carrying its four tags and no table corners in view: the table's corners are missing (the tray's
+    # tags are not taken for them), and the tray's tags are all there; one covered is a warning naming it.
+    pytest.importorskip("vision.qr")
+    from tests.test_pipeline import _tray_with_tags
+
+    floor = np.full((480, 640, 3), (150, 150, 146), np.uint8)
+    got = {c.name: c for c in check_table_view(Config.defaults(),
+                                               Frame(work=_tray_with_tags(floor, (300, 200)), timestamp=0.0))}
+    table = got["table corners"]
+    assert table.status == "fail" and "TB:NW, TB:NE, TB:SE, TB:SW not in view" in table.detail
+    assert got["tray tags"].status == "ok"
+    covered = {c.name: c for c in check_table_view(Config.defaults(), Frame(
+        work=_tray_with_tags(floor, (300, 200), hidden="SE"), timestamp=0.0))}["tray tags"]
+    assert covered.status == "warn" and "DT:SE not in view" in covered.detail
+
+
 def test_a_damaged_database_and_a_pin_conflict_fail(data_dir, mock_factory):
     with EventLog(data_dir / DB_NAME) as log:
         sid = log.create_session("fandooble", {"players": ["A", "B"]})
