@@ -334,6 +334,7 @@ def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashbo
     tray.update(source="tags", tags=[])
     runtime.refresh()
     page.wait_for_selector("#tray-stored >> text=follows the tray wherever it is moved")
+    assert page.text_content("#tray-status") == "The tray's own tags mark it: no need to tap its corners."
 
 
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):

@@ -52,7 +52,9 @@
       marks.append(svg("circle", { cx: x, cy: y, r, fill: "#00e0a0", stroke: "#000", "stroke-width": r / 5 }));
       marks.append(svg("text", { x: x + r * 1.3, y: y - r * 1.3, fill: "#fff", stroke: "#000", "stroke-width": r / 8, "font-size": r * 3, "font-weight": 700, text: CORNERS[i] }));
     });
-    $("tray-status").textContent = taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
+    const tagged = inUse && inUse.source === "tags" && !taps.length;  // nothing to tap: the tags say where it is
+    $("tray-status").textContent = tagged ? "The tray's own tags mark it: no need to tap its corners."
+      : taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
     $("tray-save").disabled = taps.length !== 4;
     $("tray-stored").textContent = tray ? SOURCES[tray.source] : "No tray is marked: no dice are read.";
   }
