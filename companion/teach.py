@@ -204,9 +204,11 @@ class DiceTeacher:
 
     def feed(self, image: np.ndarray) -> dict:
         """The next camera picture (the working image, BGR). Returns the status after it."""
+        from vision.roll import watched_part
+
         if not self.active or self._timed_out():
             return self.status()
-        moving = not self.stillness.update(image)
+        moving = not self.stillness.update(watched_part(image, self.zone))  # the tray, as for a roll
         if not self.stillness.moved_since_still:
             return self.status()  # nothing has moved since the last picture: the same face still lies there
         if moving:

@@ -80,3 +80,31 @@ def test_positions_in_table_millimetres_when_the_geometry_is_known():
     seen = vote([DiceReading((die("3", 100),), 30.0)], image_to_table=to_table)
     assert seen.positions == [(67.5, 32.5)]
     assert seen.to_json()["dice"][0]["position_mm"] == [67.5, 32.5]
+
+
+def test_players_moving_elsewhere_at_the_table_do_not_hold_up_the_roll():
+    # The camera sees the whole table; the tray is a corner of it. The dice settle while players go on
+    # moving cards and glasses beside it: the roll is read, as only the tray has to lie still.
+    from vision.dice.zone import rect_zone
+
+    table = np.zeros((720, 1400, 3), np.uint8)
+    table[:] = (60, 90, 130)
+    tray = (700, 200)
+    thrown = frames(11, ["3", "5", "6"])
+
+    def picture(dice, hand_at):
+        out = table.copy()
+        h, w = thrown.image.shape[:2]
+        out[tray[1]:tray[1] + h, tray[0]:tray[0] + w] = dice
+        out[300:500, hand_at:hand_at + 220] = (120, 160, 210)  # a hand reaching across the other end
+        return out
+
+    empty = np.zeros_like(thrown.image)
+    empty[:] = (52, 110, 46)
+    detector = RollDetector(PipReader(), zone=rect_zone(tray[0], tray[1], 640, 480), vote_frames=3,
+                            stillness=Stillness(still_frames=2))
+    for t in range(3):
+        detector.update(picture(empty, 40), t)
+    results = [detector.update(picture(thrown.image, 40 + 60 * (t % 4)), t) for t in range(3, 15)]
+    observations = [r for r in results if r is not None]
+    assert len(observations) == 1 and sorted(observations[0].faces) == ["3", "5", "6"]

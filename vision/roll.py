@@ -1,7 +1,8 @@
 """Roll detection: read the dice once they have been still for a moment after motion.
 
 The camera pipeline feeds every working image to :class:`RollDetector`. Nothing is
-read while things move (a hand, tumbling dice). Once the picture has been still for
+read while things move in or by the tray (a hand, tumbling dice; motion elsewhere on the
+table does not count, :func:`watched_part`). Once the tray has been still for
 ``Stillness.still_frames`` frames after a motion, the detector reads the next
 ``vote_frames`` still frames and votes: the dice are tracked by position from frame to
 frame, each die's face is the one most frames agree on, and a die seen in fewer than
@@ -19,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.dice.types import DiceReader, DiceReading
-from vision.dice.zone import hide_tags, without_tags
+from vision.dice.zone import crop_to_zone, hide_tags, without_tags
 from vision.motion import Stillness
 
 
@@ -136,7 +137,7 @@ class RollDetector:
         self._readings: list[DiceReading] = []
 
     def update(self, image: np.ndarray, timestamp: float = 0.0) -> DiceObservation | None:
-        if not self.stillness.update(image):
+        if not self.stillness.update(watched_part(image, self.zone)):
             self._readings.clear()
             return None
         if not self.stillness.moved_since_still:
@@ -150,6 +151,19 @@ class RollDetector:
         self._readings.clear()
         self.stillness.settled()
         return observation
+
+
+def watched_part(image: np.ndarray, zone: np.ndarray | None) -> np.ndarray:
+    """The part of ``image`` whose motion matters for dice: the tray and a rim of a twentieth of its size around
+    it (a hand reaching in, a die on its edge). The camera sees the whole table, and players go on moving
+    cards and glasses beside the tray while the dice settle: the whole picture is seldom still for long.
+    The whole picture when there is no tray, or it lies outside the picture."""
+    if zone is None:
+        return image
+    corners = np.asarray(zone, np.float64)
+    rim = int(0.05 * float(np.ptp(corners, axis=0).max()))
+    part, _ = crop_to_zone(image, corners, rim)
+    return part if part.size else image
 
 
 def vote(readings: list[DiceReading], *, kind: str = "", timestamp: float = 0.0,
