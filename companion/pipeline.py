@@ -30,6 +30,9 @@ _log = logging.getLogger(__name__)
 DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while a dice game is played
 NO_TRAY = ("no dice tray is marked: tap the tray's four corners on the live view (Setup page, Dice tray), or "
            "stick its four tray tags in its corners ('companion tags tray'); nothing outside the tray is read as a die")
+TRAY_TAGS_MOVED_PX = 4.0  # the tray is taken to have moved when a corner its tags give moves this far: a code's
+# corners, decoded afresh in every picture, wander by a pixel, and a tray that moved with them would be news to
+# every phone on each frame, and motion to the roll detector
 TRAY_TAGS_GONE_S = 30.0  # no tray tag seen for this long: they were taken off, and the tray is found otherwise
 NO_TABLE_FOR_TRAY = ("the dice tray is given in table millimetres but the table's corners are not seen: "
                      "show the corner tags, or tap the tray's corners on the Setup page")
@@ -147,6 +150,8 @@ class Pipeline:
     def _follow_tray_tags(self, now: float) -> None:
         """Where the tray's own tags are: all four seen, the tray is between them from now on; some hidden (a hand
         over the tray), it stays where they were last all seen; none seen for TRAY_TAGS_GONE_S, they were taken off."""
+        import numpy as np
+
         from vision.dice.zone import tray_from_tags
         from vision.tags import TrayTag
 
@@ -155,7 +160,8 @@ class Pipeline:
         if any(isinstance(s.tag, TrayTag) for s in sightings):
             self._tray_tags_seen_at = now
             seen = tray_from_tags(sightings)
-            if seen is not None:
+            if seen is not None and (self._tagged_tray is None
+                                     or np.abs(seen[0] - self._tagged_tray).max() > TRAY_TAGS_MOVED_PX):
                 self._tagged_tray, self._tray_tags = seen
         elif self._tray_tags_seen_at is not None and now - self._tray_tags_seen_at > TRAY_TAGS_GONE_S:
             self._tagged_tray = self._tray_tags_seen_at = self._tray_tags = None
