@@ -135,9 +135,10 @@ class RollDetector:
 
     def __post_init__(self):
         self._readings: list[DiceReading] = []
+        self._watching: np.ndarray | None = None  # the tray whose motion is watched
 
     def update(self, image: np.ndarray, timestamp: float = 0.0) -> DiceObservation | None:
-        if not self.stillness.update(watched_part(image, self.zone)):
+        if not self.stillness.update(watched_part(image, self._watched_zone())):
             self._readings.clear()
             return None
         if not self.stillness.moved_since_still:
@@ -151,6 +152,20 @@ class RollDetector:
         self._readings.clear()
         self.stillness.settled()
         return observation
+
+
+    def _watched_zone(self) -> np.ndarray | None:
+        """The tray as last watched, moved only when it moves by more than ZONE_MOVED_PX: a tray placed by the
+        table's corner tags wanders by a pixel as they are decoded afresh, and a watched part of another size
+        or place is motion."""
+        zone = None if self.zone is None else np.asarray(self.zone, np.float64)
+        old = self._watching
+        if zone is None or old is None or zone.shape != old.shape or np.abs(zone - old).max() > ZONE_MOVED_PX:
+            self._watching = zone
+        return self._watching
+
+
+ZONE_MOVED_PX = 4.0
 
 
 def watched_part(image: np.ndarray, zone: np.ndarray | None) -> np.ndarray:
