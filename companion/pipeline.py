@@ -30,9 +30,9 @@ _log = logging.getLogger(__name__)
 DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while a dice game is played
 NO_TRAY = ("no dice tray is marked: tap the tray's four corners on the live view (Setup page, Dice tray), or "
            "stick its four tray tags in its corners ('companion tags tray'); nothing outside the tray is read as a die")
-TRAY_TAGS_MOVED_PX = 4.0  # the tray is taken to have moved when a corner its tags give moves this far: a code's
-# corners, decoded afresh in every picture, wander by a pixel, and a tray that moved with them would be news to
-# every phone on each frame, and motion to the roll detector
+TRAY_MOVED_PX = 4.0  # the tray is taken to have moved when a corner moves this far: placed by tags decoded afresh in
+# every picture (its own, or the table's corners for a tray in millimetres) it wanders by a pixel, and a tray that
+# moved with them would be news to every phone on each frame
 TRAY_TAGS_GONE_S = 30.0  # no tray tag seen for this long: they were taken off, and the tray is found otherwise
 NO_TABLE_FOR_TRAY = ("the dice tray is given in table millimetres but the table's corners are not seen: "
                      "show the corner tags, or tap the tray's corners on the Setup page")
@@ -69,7 +69,8 @@ class Pipeline:
         self._tagged_tray = None  # where the tray's four tags were last all seen (working-image pixels)
         self._tray_tags = None  # and the tags themselves then (four 4 x 2 corners), painted over when teaching
         self._tray_tags_seen_at: float | None = None
-        self.zone, source = self._tray_and_source()  # the tray in use, worked out once a frame
+        self.zone, self._tray_source = None, None
+        self.zone, source = self._steady(*self._tray_and_source())  # the tray in use, worked out once a frame
         self._tray = _described_tray(self.zone, source)
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
         self.read_dice = self._read_dice
@@ -86,7 +87,7 @@ class Pipeline:
             reads = self._reads()
             stable = self.watcher.update(frame)
             self._follow_tray_tags(frame.timestamp)
-            self.zone, source = self._tray_and_source()
+            self.zone, source = self._steady(*self._tray_and_source())
             self._report_table(reads)
             roll = observed = None
             if reads == "dice" and not self._teaching():
@@ -150,8 +151,6 @@ class Pipeline:
     def _follow_tray_tags(self, now: float) -> None:
         """Where the tray's own tags are: all four seen, the tray is between them from now on; some hidden (a hand
         over the tray), it stays where they were last all seen; none seen for TRAY_TAGS_GONE_S, they were taken off."""
-        import numpy as np
-
         from vision.dice.zone import tray_from_tags
         from vision.tags import TrayTag
 
@@ -160,11 +159,21 @@ class Pipeline:
         if any(isinstance(s.tag, TrayTag) for s in sightings):
             self._tray_tags_seen_at = now
             seen = tray_from_tags(sightings)
-            if seen is not None and (self._tagged_tray is None
-                                     or np.abs(seen[0] - self._tagged_tray).max() > TRAY_TAGS_MOVED_PX):
+            if seen is not None:
                 self._tagged_tray, self._tray_tags = seen
         elif self._tray_tags_seen_at is not None and now - self._tray_tags_seen_at > TRAY_TAGS_GONE_S:
             self._tagged_tray = self._tray_tags_seen_at = self._tray_tags = None
+
+    def _steady(self, zone, source: str | None):
+        """The tray in use as it was, unless it moved by more than TRAY_MOVED_PX or comes from elsewhere now."""
+        import numpy as np
+
+        before = self.zone
+        if (zone is not None and before is not None and source == self._tray_source and zone.shape == before.shape
+                and np.abs(zone - before).max() <= TRAY_MOVED_PX):
+            return before, source
+        self._tray_source = source
+        return zone, source
 
     def _tray_and_source(self):
         """The tray in use as a polygon in working-image pixels (None when none is known), and where it comes
