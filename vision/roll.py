@@ -23,6 +23,8 @@ from vision.dice.types import DiceReader, DiceReading
 from vision.dice.zone import crop_to_zone, hide_tags, without_tags
 from vision.motion import Stillness
 
+ZONE_MOVED_PX = 4.0  # the watched tray moves when a corner moves this far (a tray placed afresh each picture wanders)
+
 
 @dataclass(frozen=True)
 class SeenDie:
@@ -153,7 +155,6 @@ class RollDetector:
         self.stillness.settled()
         return observation
 
-
     def _watched_zone(self) -> np.ndarray | None:
         """The tray as last watched, moved only when it moves by more than ZONE_MOVED_PX: a tray placed by the
         table's corner tags wanders by a pixel as they are decoded afresh, and a watched part of another size
@@ -163,9 +164,6 @@ class RollDetector:
         if zone is None or old is None or zone.shape != old.shape or np.abs(zone - old).max() > ZONE_MOVED_PX:
             self._watching = zone
         return self._watching
-
-
-ZONE_MOVED_PX = 4.0
 
 
 def watched_part(image: np.ndarray, zone: np.ndarray | None) -> np.ndarray:
