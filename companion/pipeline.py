@@ -30,9 +30,6 @@ _log = logging.getLogger(__name__)
 DICE_CHECK_S = 2.0  # how often the taught dice are looked for on disk while a dice game is played
 NO_TRAY = ("no dice tray is marked: tap the tray's four corners on the live view (Setup page, Dice tray), or "
            "stick its four tray tags in its corners ('companion tags tray'); nothing outside the tray is read as a die")
-TRAY_MOVED_PX = 4.0  # the tray is taken to have moved when a corner moves this far: placed by tags decoded afresh in
-# every picture (its own, or the table's corners for a tray in millimetres) it wanders by a pixel, and a tray that
-# moved with them would be news to every phone on each frame
 TRAY_TAGS_GONE_S = 30.0  # no tray tag seen for this long: they were taken off, and the tray is found otherwise
 NO_TABLE_FOR_TRAY = ("the dice tray is given in table millimetres but the table's corners are not seen: "
                      "show the corner tags, or tap the tray's corners on the Setup page")
@@ -69,9 +66,9 @@ class Pipeline:
         self._tagged_tray = None  # where the tray's four tags were last all seen (working-image pixels)
         self._tray_tags = None  # and the tags themselves then (four 4 x 2 corners), painted over when teaching
         self._tray_tags_seen_at: float | None = None
-        self.zone, self._tray_source = None, None
-        self.zone, source = self._steady(*self._tray_and_source())  # the tray in use, worked out once a frame
-        self._tray = _described_tray(self.zone, source)
+        self.zone = self._tray_source = None
+        self._place_tray()  # the tray in use, worked out once a frame
+        self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags)
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
         self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
@@ -87,7 +84,7 @@ class Pipeline:
             reads = self._reads()
             stable = self.watcher.update(frame)
             self._follow_tray_tags(frame.timestamp)
-            self.zone, source = self._steady(*self._tray_and_source())
+            placed = self._place_tray()
             self._report_table(reads)
             roll = observed = None
             if reads == "dice" and not self._teaching():
@@ -103,7 +100,9 @@ class Pipeline:
             if self.runtime.live_view.watched:
                 self.runtime.live_view.publish(self._overlay(frame, reads))
             self._status = self._describe(reads)  # one consistent picture, read by the runtime without waiting
-            tray, self._tray = self._tray, _described_tray(self.zone, source, self._tray_tags)
+            tray = self._tray
+            if placed:
+                self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags)
         if tray != self._tray:
             self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners: on the Setup page now
 
@@ -164,16 +163,16 @@ class Pipeline:
         elif self._tray_tags_seen_at is not None and now - self._tray_tags_seen_at > TRAY_TAGS_GONE_S:
             self._tagged_tray = self._tray_tags_seen_at = self._tray_tags = None
 
-    def _steady(self, zone, source: str | None):
-        """The tray in use as it was, unless it moved by more than TRAY_MOVED_PX or comes from elsewhere now."""
-        import numpy as np
+    def _place_tray(self) -> bool:
+        """Work out the tray in use (``zone``, ``_tray_source``); True when it is new. One that has not
+        :func:`~vision.dice.zone.moved` stays as it was, its tags too: a pixel's wander is no news for the phones."""
+        from vision.dice.zone import moved
 
-        before = self.zone
-        if (zone is not None and before is not None and source == self._tray_source and zone.shape == before.shape
-                and np.abs(zone - before).max() <= TRAY_MOVED_PX):
-            return before, source
-        self._tray_source = source
-        return zone, source
+        zone, source = self._tray_and_source()
+        if source == self._tray_source and not moved(zone, self.zone):
+            return False
+        self.zone, self._tray_source = zone, source
+        return True
 
     def _tray_and_source(self):
         """The tray in use as a polygon in working-image pixels (None when none is known), and where it comes

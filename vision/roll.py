@@ -20,10 +20,8 @@ import cv2
 import numpy as np
 
 from vision.dice.types import DiceReader, DiceReading
-from vision.dice.zone import crop_to_zone, hide_tags, without_tags
+from vision.dice.zone import crop_to_zone, hide_tags, moved, without_tags
 from vision.motion import Stillness
-
-ZONE_MOVED_PX = 4.0  # the watched tray moves when a corner moves this far (a tray placed afresh each picture wanders)
 
 
 @dataclass(frozen=True)
@@ -156,12 +154,10 @@ class RollDetector:
         return observation
 
     def _watched_zone(self) -> np.ndarray | None:
-        """The tray as last watched, moved only when it moves by more than ZONE_MOVED_PX: a tray placed by the
-        table's corner tags wanders by a pixel as they are decoded afresh, and a watched part of another size
-        or place is motion."""
+        """The tray as last watched, until it has :func:`~vision.dice.zone.moved`: a watched part of another size
+        or place is motion, and a tray placed afresh in every picture wanders by a pixel."""
         zone = None if self.zone is None else np.asarray(self.zone, np.float64)
-        old = self._watching
-        if zone is None or old is None or zone.shape != old.shape or np.abs(zone - old).max() > ZONE_MOVED_PX:
+        if moved(zone, self._watching):
             self._watching = zone
         return self._watching
 

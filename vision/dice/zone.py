@@ -47,6 +47,18 @@ def crop_to_zone(image: np.ndarray, zone: np.ndarray | None, margin: int) -> tup
     return image[y0:y1, x0:x1], (x0, y0)
 
 
+MOVED_PX = 4.0  # a tray whose corner moved less is where it was: placed afresh in every picture (by the table's
+# corner tags, or its own) it wanders by a pixel
+
+
+def moved(zone: np.ndarray | None, before: np.ndarray | None, px: float = MOVED_PX) -> bool:
+    """Whether the tray ``zone`` lies elsewhere than ``before``: one of them None and not the other, another shape,
+    or a corner more than ``px`` pixels away."""
+    if zone is None or before is None:
+        return zone is not before
+    return zone.shape != before.shape or float(np.abs(zone - before).max()) > px
+
+
 def tray_from_tags(sightings) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """The tray whose four corner tags (:class:`vision.tags.TrayTag` sightings among ``sightings``) are stuck in
     its corners: the polygon through each tag's outermost corner, in order around the tray (4 x 2 pixels), so
