@@ -85,7 +85,7 @@ def run(args) -> int:
         given = tray_from_tags([c for c in codes if c.tag is not None]) if tray is None else None
         quads = [c.corners for c in codes]
         start = time.perf_counter()
-        zone = given[0] if given is not None else None if tray is None else rect_zone(*tray) / scale
+        zone = given[0] if given is not None else (rect_zone(*tray) / scale if tray is not None else None)
         reading = without_tags(reader.read(hide_tags(image, quads), zone), quads)
         ms = (time.perf_counter() - start) * 1000
         dice = []

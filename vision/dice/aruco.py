@@ -18,11 +18,10 @@ import cv2
 import numpy as np
 
 from .scan import scan_marks
-from .types import Die, DiceReading
+from .types import NOT_FLAT, Die, DiceReading
 from .zone import placement
 
 NOT_READ = "sticker not read"
-COCKED_REASON = "not lying flat (cocked or stacked)"
 # A read marker this square (shortest / longest side) is a die lying flat, whatever the finder's reader makes of
 # its blur: on rendered trays flat dice' markers are at least 0.90, leaning dice' tops mostly below (141 of 147
 # under 0.90, all under 0.96); the finder's "leaning" sets aside the rest.
@@ -65,7 +64,7 @@ class ArucoReader:
             if where == "across":
                 dice.append(Die(None, 0.0, box, center, reason="partly out of the tray"))
             elif lengths.max() > MAX_SKEW * lengths.min():
-                dice.append(Die(None, 0.0, box, center, reason=COCKED_REASON))
+                dice.append(Die(None, 0.0, box, center, reason=NOT_FLAT))
             elif int(marker) not in self.face_table:
                 dice.append(Die(None, 0.0, box, center, reason=f"marker {int(marker)} is not in the face table"))
             else:
@@ -89,10 +88,10 @@ class ArucoReader:
             if not on:
                 added.append(die)
                 sides.append(max(die.box[2], die.box[3]))
-            elif len(on) > 1 or (die.reason == COCKED_REASON and all(dice[i].confidence < FLAT_SQUARE for i in on)):
+            elif len(on) > 1 or (die.reason == NOT_FLAT and all(dice[i].confidence < FLAT_SQUARE for i in on)):
                 for i in on:
                     dice[i] = None
-                added.append(replace(die, reason=COCKED_REASON))
+                added.append(replace(die, reason=NOT_FLAT))
         return added
 
 

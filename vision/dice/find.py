@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .types import NOT_FLAT
+
 # Shape limits for a die lying flat, seen from above (tuned on synthetic renders).
 MIN_FILL = 0.74  # die area / its rotated bounding rectangle; a disc is 0.785, a tilted die lower
 MAX_ASPECT = 1.28  # a die seen from above is square (a glimpse of its sides adds a little); a cocked one is not
@@ -132,7 +134,7 @@ def _candidate(region: np.ndarray, origin, touching: bool = False) -> Candidate:
     aspect = max(rw, rh) / max(1.0, min(rw, rh))
     problem = ""
     if aspect > MAX_ASPECT or (fill < MIN_FILL and not touching):
-        problem = "not lying flat (cocked or stacked)"
+        problem = NOT_FLAT
     ox, oy = origin
     return Candidate(
         center=(float(cx + ox), float(cy + oy)), size=(float(rw), float(rh)), angle=float(angle),

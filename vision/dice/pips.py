@@ -20,7 +20,7 @@ import numpy as np
 from . import net
 from .net import COCKED, NOT_A_DIE, PICTURE
 from .scan import scan_marks
-from .types import DiceReading
+from .types import NOT_FLAT, DiceReading
 
 UNSURE = 0.58  # below this probability of its best face a die is reported unreadable. Chosen on the train split's
 # calibration photos (bench/dice_bench.py --calibrate): the least threshold with at most 0.5% wrong over three fifths of
@@ -39,7 +39,7 @@ SECOND_LOOK = (2,)  # quarter turns of an unsure die's second look: the half tur
 # 816 against 817 of 890) for a third of their work, and crowded trays are where the reader's work counts
 
 
-REASONS = {PICTURE: "not a pip die (its face is a picture)", COCKED: "not lying flat (cocked or stacked)",
+REASONS = {PICTURE: "not a pip die (its face is a picture)", COCKED: NOT_FLAT,
            NOT_A_DIE: "pips unclear"}
 
 

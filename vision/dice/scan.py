@@ -16,7 +16,7 @@ import numpy as np
 from . import net
 from .find import Candidate
 from .net import COCKED, NOT_A_DIE
-from .types import Die, DiceReading, box_iou
+from .types import NOT_FLAT, Die, DiceReading, box_iou
 from .zone import crop_to_zone, placement
 
 SAME_DIE = 0.45  # two marks whose boxes overlap more than this (IoU) are one die
@@ -52,7 +52,7 @@ def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None,
         if where == "across":
             dice.append(Die(None, 0.0, box, center, reason="partly out of the tray"))
         elif best == COCKED:
-            dice.append(Die(None, 0.0, box, center, reason="not lying flat (cocked or stacked)"))
+            dice.append(Die(None, 0.0, box, center, reason=NOT_FLAT))
         else:
             flat.append((len(dice), spot, p))
             dice.append(Die(None, 0.0, box, center))

@@ -8,6 +8,9 @@ from typing import Protocol
 import numpy as np
 
 
+NOT_FLAT = "not lying flat (cocked or stacked)"  # why a die is not read, whichever reader saw it lean
+
+
 @dataclass(frozen=True)
 class Die:
     """One die seen in the picture.
