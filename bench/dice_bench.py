@@ -17,7 +17,10 @@ many photos a face taught as the companion asks for (companion.teach.DEFAULT_LOO
 comparison one fewer; the others read; then the same summed over six choices of teaching photos, a
 steadier figure than one choice's 66 dice; then four more kinds of dice, each several alike dice of
 one look (bench/data/nell-byler-train-looks.csv, also grouped by eye), taught as a game's alike dice
-are, once for all of them, and read the same way.
+are, once for all of them, and read the same way; then two more kinds grouped the same way later, by
+someone who ran no reader, and held out: nothing was chosen on them (bench/data/nell-byler-train-looks-heldout.csv).
+Each taught row is side by side with teaching as before the slanted samples (one sample a picture,
+``FaceTemplates(slanted=False)``), and the taught reader's time with every sample compared in full.
 Dice with ArUco stickers are read by their markers, and found by the finder too (a die whose marker is not
 read is reported, a leaning one set aside), side by side with the markers alone, on plain trays, trays
 with one leaning die (a leaning die reported not lying flat counts as right; the markers alone mostly also
@@ -64,6 +67,7 @@ from tools import dice_photos  # noqa: E402
 IOU_MATCH = 0.4
 IDENTITIES = Path(__file__).resolve().parent / "data" / "nell-byler-train-dice.csv"  # which labelled dice are one physical die
 LOOKS = IDENTITIES.with_name("nell-byler-train-looks.csv")  # which labelled dice are alike dice of one look
+HELD_OUT_LOOKS = IDENTITIES.with_name("nell-byler-train-looks-heldout.csv")  # the same, grouped later: held out
 AUDIT = IDENTITIES.with_name("nell-byler-test-audit.csv")  # test dice an audit found mislabelled or could not call
 TEACHING_WAYS = 6  # choices of teaching photos summed in the taught dice's second figure
 WRONG_TARGET = 0.005  # wrong faces allowed on the calibration photos: half the target, a margin for new photos
@@ -179,10 +183,10 @@ def photo_like(reader, scenes: int, size=(640, 480)) -> dict:
 FANDOOBLE_DICE = {"dragon": "CCGGRR", "special": "FFKKWW"}
 
 
-def taught_templates() -> FaceTemplates:
+def taught_templates(slanted: bool = True) -> FaceTemplates:
     """Teach Fandooble's dice as the companion does on one table: every face of each die, DEFAULT_LOOKS
-    renders of each (36 samples; the taught reader's time grows with them)."""
-    templates = FaceTemplates()
+    renders of each (179 samples, 36 without the slanted ones; the taught reader's time grows with them)."""
+    templates = FaceTemplates(slanted=slanted)
     rng = np.random.default_rng(7)
     for die, faces in FANDOOBLE_DICE.items():
         for face in faces:
@@ -295,8 +299,8 @@ def identity_photos(root: Path, identities: Path = IDENTITIES) -> dict[tuple[str
     return photos
 
 
-def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS, ways: int = 1
-                ) -> tuple[dict, float]:
+def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS, ways: int = 1,
+                slanted: bool = True) -> tuple[dict, float]:
     """Taught dice on real photos (train split only): ``identities`` names the physical die, or the look of
     alike dice, of some of its labelled dice (checked by eye, tools/dice_identity.py). Each face of each
     such die is taught from ``looks`` of its photos (a crop around the die on its table, the other dice
@@ -305,14 +309,14 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
     every other photo of those dice is read as taken, other dice and all, and the die nearest the
     crop's middle counts. With ``ways`` > 1 this is done again with the teaching photos chosen other
     ways (each face's photos in turn from the second, the third...), the totals summed: one choice of
-    teaching photos leaves 66 dice to read, where a die is 1.5%. Returns the totals and the mean time to
-    learn one photo (ms)."""
+    teaching photos leaves 66 dice to read, where a die is 1.5%. ``slanted`` False teaches without the
+    slanted samples (:class:`FaceTemplates`). Returns the totals and the mean time to learn one photo (ms)."""
     photos = identity_photos(root, identities)
     times = []
     total = {"dice": 0, "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0,
              "guessed": 0, "guessed_right": 0}
     for way in range(ways):
-        templates = FaceTemplates()
+        templates = FaceTemplates(slanted=slanted)
         rest = []
         for (name, face), pictures in sorted(photos.items()):
             ordered = sorted(pictures, key=lambda p: p[0])
@@ -394,6 +398,13 @@ HEADER = ("| set / reader | dice | found | right | wrong face | cocked | unreada
           "| unreadable, guess right / guessed |\n|---|---|---|---|---|---|---|---|---|")
 
 
+class ComparedInFull(FaceTemplates):
+    """Taught faces matched as before the half-size ranking: every sample compared in full."""
+
+    def match(self, descriptors, keep=None):
+        return super().match(descriptors, keep=len(self.samples))
+
+
 def print_timing(templates: FaceTemplates) -> None:
     """Each reader's speed with the dice networks run as the companion runs them, and ours also with
     the other runtime (OpenCV's cv2.dnn, what a 32-bit Pi falls back to), side by side."""
@@ -405,11 +416,16 @@ def print_timing(templates: FaceTemplates) -> None:
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     faces = {v: k for k, v in ARUCO_IDS.items()}
+    plain = taught_templates(slanted=False)  # every face with a handful of samples: all compared in full
     for name, make, photo, compare, kind in (
             ("ours (pips), plain trays", PipReader, False, True, "pips"),
             ("SimpleBlobDetector, plain trays", BlobDetectorReader, False, False, "pips"),
             (f"ours (taught faces, {len(templates.samples)} samples), plain trays",
              lambda: TaughtReader(templates), False, True, "pips"),
+            (f"taught faces, {len(templates.samples)} samples, every one compared in full, plain trays",
+             lambda: TaughtReader(ComparedInFull(templates.samples, templates.dice)), False, False, "pips"),
+            (f"taught faces without the slanted samples ({len(plain.samples)}; as before), plain trays",
+             lambda: TaughtReader(plain), False, False, "pips"),
             ("ours (ArUco stickers, dice found by the finder), sticker trays", lambda: ArucoReader(faces),
              False, True, "aruco"),
             ("ArUco stickers alone, sticker trays", lambda: ArucoReader(faces, finder=False), False, False, "aruco"),
@@ -488,10 +504,12 @@ def main(argv=None) -> int:
         for looks in (DEFAULT_LOOKS - 1, DEFAULT_LOOKS):  # the default, and why not one look fewer
             taught, teach_ms = taught_real(args.real, looks=looks)
             print(row(f"real dice taught from {looks} photos a face (train split) / ours (taught)", taught))
-        print(row(f"real dice taught from {DEFAULT_LOOKS} photos a face, chosen {TEACHING_WAYS} ways (summed) / "
-                  "ours (taught)", taught_real(args.real, ways=TEACHING_WAYS)[0]))
-        print(row(f"real alike dice (4 looks) taught from {DEFAULT_LOOKS} photos a face, chosen {TEACHING_WAYS} ways "
-                  "(summed) / ours (taught)", taught_real(args.real, LOOKS, ways=TEACHING_WAYS)[0]))
+        for name, identities in ((f"real dice taught from {DEFAULT_LOOKS} photos a face", IDENTITIES),
+                                 ("real alike dice (4 looks)", LOOKS),
+                                 ("real alike dice (2 more looks, held out)", HELD_OUT_LOOKS)):
+            for slanted, how in ((True, "ours (taught)"), (False, "taught without the slanted samples")):
+                print(row(f"{name}, chosen {TEACHING_WAYS} ways (summed) / {how}",
+                          taught_real(args.real, identities, ways=TEACHING_WAYS, slanted=slanted)[0]))
     else:
         print(f"| real photos | not present at {args.real} | | | | | | |")
     print()

@@ -158,7 +158,7 @@ def check_dice_settings(data_dir: Path) -> Check:
         templates = store.load_templates() if kind == "taught" else None
     except ConfigError as exc:
         return Check("dice", "settings", FAIL, str(exc))
-    taught = f" ({len(templates.samples)} pictures of {', '.join(templates.dice)})" if templates else ""
+    taught = f" ({sum(templates.pictures.values())} pictures of {', '.join(templates.dice)})" if templates else ""
     return Check("dice", "settings", OK, f"the camera reads {kind} dice{taught}")
 
 

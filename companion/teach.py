@@ -93,7 +93,8 @@ def without_die(templates, die: str):
     if templates is None:
         return FaceTemplates()
     return FaceTemplates(samples=[s for s in templates.samples if s[0] != die],
-                         dice={name: f for name, f in templates.dice.items() if name != die})
+                         dice={name: f for name, f in templates.dice.items() if name != die},
+                         pictures={name: n for name, n in templates.pictures.items() if name != die})
 
 
 class DiceTeacher:

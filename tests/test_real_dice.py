@@ -20,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import (AUDIT, LOOKS, BlobDetectorReader, audited_faces, identity_photos, read_photos,  # noqa: E402
+from dice_bench import (AUDIT, HELD_OUT_LOOKS, LOOKS, BlobDetectorReader, audited_faces, identity_photos, read_photos,  # noqa: E402
                         real, scored, taught_real)
 
 from tools import dice_photos  # noqa: E402
@@ -34,14 +34,13 @@ from vision.dice import PipReader  # noqa: E402
 # on three fifths of the train split; at the 0.56 chosen before on two fifths, 6 wrong here (4 audited).
 FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.015, 0.02
 AUDITED_RIGHT, AUDITED_WRONG = 0.95, 0.01
-# Taught dice: measured 63 of 66 read right (95.5%), none wrong; the issue asks for 98% and at most 0.5%. The one
-# die read wrong before (a 6 read as 3: one odd taught look of a 3 was nearest) is now unclear, as its face's
-# looks must also win on average (vision/dice/faces.py, VOTERS); 61 were read right before descriptors were
-# compared at one contrast (faces.CONTRAST). Of the 3 unread, the reader network takes one, seen at a slant, as
-# not lying flat. (66, not 68: teaching refuses four photos, a rival die in the crop or a die taken as not
-# lying flat, and the next photos of those faces teach instead.) None wrong is luck of which photos teach:
-# over six choices of them 3 of 414 dice are read wrong (0.72%), above the issue's 0.5%.
-TAUGHT_READ, TAUGHT_RIGHT, TAUGHT_WRONG = 66, 0.94, 0.005
+# Taught dice: measured 60 of 66 read right (90.9%), none wrong; the issue asks for 98% and at most 0.5%. One choice
+# of teaching photos is luck: with each picture also taught as seen at a slant (vision/dice/faces.py, SLANT) this
+# choice reads 3 fewer right than before (63), while over six choices 386 of 414 are read right instead of 383,
+# 2 wrong instead of 3 (below), and on alike dice new to the reader 628 of 1019 instead of 584, 27 wrong instead
+# of 43 (the held-out test below). (66, not 68: teaching refuses four photos, a rival die in the crop or a die
+# taken as not lying flat, and the next photos of those faces teach instead.)
+TAUGHT_READ, TAUGHT_RIGHT, TAUGHT_WRONG = 66, 0.9, 0.005
 
 
 def test_real_pip_photos_floors(dice_data):
@@ -83,7 +82,7 @@ def test_real_pip_photos_train_split(dice_data):
 def test_real_dice_taught_with_the_pictures_a_face_the_companion_asks_for_are_read_in_other_photos(dice_data):
     # Four physical dice of the train split told apart by eye (bench/data/nell-byler-train-dice.csv), each face
     # taught from as many photos as teaching asks for by default (companion.teach.DEFAULT_LOOKS): with one fewer,
-    # 5 of 91 are read with a wrong face.
+    # 3 of 91 are read with a wrong face.
     ours, teach_ms = taught_real(dice_data)
     assert ours["dice"] == TAUGHT_READ
     assert ours["right"] / ours["dice"] >= TAUGHT_RIGHT, ours
@@ -92,28 +91,46 @@ def test_real_dice_taught_with_the_pictures_a_face_the_companion_asks_for_are_re
 
 def test_real_taught_dice_are_read_whichever_photos_taught_them(dice_data):
     # The same, six times over, each face taught from other photos of it: one choice leaves 66 dice to
-    # read, where one die is 1.5%; six give a steadier figure (measured: 383 of 414 right, 3 wrong, where
+    # read, where one die is 1.5%; six give a steadier figure (measured: 386 of 414 right, 2 wrong, where
     # the first choice alone has none wrong).
     ours, _ = taught_real(dice_data, ways=6)
     assert ours["right"] / ours["dice"] >= 0.91, ours
     assert ours["wrong"] <= 0.01 * ours["dice"], ours
     # A die read "face unclear" carries the face it looks most like, which the referee proposes for a person to
-    # accept with one tap: measured 18 of the 28 unreadable dice, 15 of those proposals right.
+    # accept with one tap: measured 19 of the 26 unreadable dice, 16 of those proposals right.
     assert ours["guessed"] >= 0.5 * ours["unreadable"], ours
     assert ours["guessed_right"] >= 0.75 * ours["guessed"], ours
 
 
 def test_real_alike_dice_taught_once_for_all_of_them_are_read(dice_data):
     # A game's alike dice are taught once: four more kinds of dice, several alike dice of each in the train split
-    # (bench/data/nell-byler-train-looks.csv), taught from 3 photos a face six ways. Measured: 974 of 1185 read
-    # right (82.2%), 12 wrong (1.0%): further from the issue's 98% / 0.5% than the four single dice above.
+    # (bench/data/nell-byler-train-looks.csv), taught from 3 photos a face six ways. Measured: 1014 of 1185 read
+    # right (85.6%), 4 wrong (0.34%); before each picture was also taught as seen at a slant 974 and 12. Still
+    # short of the issue's 98% right. These four kinds chose the slant (bench/dice_bench.py), so the figures
+    # are not held out: the next test's are.
     ours, _ = taught_real(dice_data, LOOKS, ways=6)
     assert ours["dice"] == 1185
-    assert ours["right"] / ours["dice"] >= 0.80, ours
-    assert ours["wrong"] <= 0.015 * ours["dice"], ours
-    # Proposed faces for the dice read "face unclear": measured 153 of 199, 116 of them right (76%).
+    assert ours["right"] / ours["dice"] >= 0.84, ours
+    assert ours["wrong"] <= 0.005 * ours["dice"], ours
+    # Proposed faces for the dice read "face unclear": measured 154 of 167, 100 of them right (65%; 76% before
+    # the slanted samples).
     assert ours["guessed"] >= 0.6 * ours["unreadable"], ours
-    assert ours["guessed_right"] >= 0.7 * ours["guessed"], ours
+    assert ours["guessed_right"] >= 0.6 * ours["guessed"], ours
+
+
+def test_real_alike_dice_new_to_the_reader_are_read_with_fewer_wrong_faces_than_before_slanted_samples(dice_data):
+    # Two more kinds of alike dice in the train split, grouped by eye by someone who ran no reader, after the
+    # reader was built and before the slanted teaching samples were measured on them
+    # (bench/data/nell-byler-train-looks-heldout.csv): a marbled blue-and-black die whose swirl differs from die
+    # to die, and an ivory one with black pips. Measured: 628 of 1019 right (61.6%), 27 wrong (2.6%); without the
+    # slanted samples 584 and 43. Far from the issue's 98% / 0.5%. Each kind taught alone: the marbled dice 273 of
+    # 480 right, 2 wrong, 205 unread (three photos a face do not show every swirl); the ivory ones 366 of 539, 26
+    # wrong (pips at this size: pip dice are read better by their pips).
+    ours, _ = taught_real(dice_data, HELD_OUT_LOOKS, ways=6)
+    before, _ = taught_real(dice_data, HELD_OUT_LOOKS, ways=6, slanted=False)
+    assert ours["dice"] == before["dice"] == 1019
+    assert ours["wrong"] <= 0.03 * ours["dice"] and ours["wrong"] < before["wrong"], (ours, before)
+    assert ours["right"] >= 0.6 * ours["dice"] and ours["right"] > before["right"], (ours, before)
 
 
 def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_say(dice_data):
@@ -188,7 +205,7 @@ def test_teaching_with_the_file_camera_finishes_on_real_photos(dice_data, data_d
     assert code == 0, err
     assert f"[{6 * DEFAULT_LOOKS}/{6 * DEFAULT_LOOKS}] got it" in err and "try again" not in err
     templates = DiceStore(data_dir).load_templates()
-    assert templates.dice == {"real": "123456"} and len(templates.samples) == 6 * DEFAULT_LOOKS
+    assert templates.dice == {"real": "123456"} and templates.pictures == {"real": 6 * DEFAULT_LOOKS}
     # What the camera taught reads the die's other photos, as taken (other dice and all).
     reader = TaughtReader(templates)
     right = wrong = 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,7 @@ from companion.teach import (
     BadTeaching,
     DiceTeacher,
     checked_request,
+    without_die,
 )
 from vision.dice.faces import FaceTemplates, TaughtReader
 from vision.synth.dice import render_face_photo, render_tray
@@ -97,6 +100,35 @@ def test_dice_taught_from_fewer_pictures_a_face_than_teaching_takes_now_are_advi
     assert "advice" not in store.describe()
 
 
+def test_dice_taught_before_slanted_samples_still_read_and_are_advised_to_be_taught_again(rng, store):
+    templates = FaceTemplates(slanted=False)  # one sample a picture, as a version before taught them
+    for look in range(DEFAULT_LOOKS):
+        for face in "FKW":
+            templates.learn("special", face, render_face_photo(rng, face), new_face=look == 0)
+    store.save_templates(templates)
+    settings = json.loads(store._json.read_text("utf-8"))
+    del settings["pictures"]  # what that version wrote
+    store._json.write_text(json.dumps(settings), "utf-8")
+    shown = store.describe()
+    assert "taught before teaching also learned each face as seen at a slant: special." in shown["advice"]
+    assert "Teach them again" in shown["advice"] and "fewer pictures" not in shown["advice"]
+    assert shown["pictures"] == shown["samples"] == 3 * DEFAULT_LOOKS
+    loaded = store.load_templates()
+    assert loaded.pictures == {"special": 3 * DEFAULT_LOOKS}
+    tray = render_tray(rng, kind="fandooble", faces=["W"]).image
+    assert TaughtReader(loaded).read(tray).dice[0].face == "W"
+    # Another die taught now, the old one kept: the advice still names the old one only, then none.
+    for die, faces in (("dragon", "CGR"), ("special", "FKW")):
+        templates = without_die(store.load_templates(), die)
+        for look in range(DEFAULT_LOOKS):
+            for face in faces:
+                templates.learn(die, face, render_face_photo(rng, face), new_face=look == 0)
+        store.save_templates(templates)
+        advice = store.describe().get("advice", "")
+        assert "dragon" not in advice
+        assert ("slant: special." in advice) if die == "dragon" else advice == ""
+
+
 def test_several_looks_per_face_count_each_face_once_and_read_new_pictures(rng, store):
     teacher = DiceTeacher("special", "FKW", looks=2, save=store.save_templates)
     prompts = []
@@ -108,7 +140,7 @@ def test_several_looks_per_face_count_each_face_once_and_read_new_pictures(rng, 
     assert prompts[1] == "die special, face 1 of 3: put the Fandooble face up in the tray (turn the die a little)"
     assert prompts[4] == "die special, face 3 of 3: put the wizard face up in the tray"
     assert store.describe()["dice"]["special"] == {"faces": "FKW", "counts": {"F": 1, "K": 1, "W": 1}}
-    assert store.describe()["samples"] == 6
+    assert store.describe()["pictures"] == 6
     # What was taught reads dice it has never seen.
     reader = TaughtReader(store.load_templates())
     tray = render_tray(np.random.default_rng(4), kind="fandooble", faces=list("KWF"), table="grey").image
@@ -190,7 +222,7 @@ def test_adding_keeps_the_other_die_and_teaching_a_die_again_replaces_it(rng, st
     teach("dragon", "CCGGRR", add=True)
     assert store.options_for("fandooble") == {"faces": "CCGGRR/FFKKWW"}
     teach("dragon", "CCCGGR", add=True)  # a corrected dragon die replaces the first one
-    assert store.options_for("fandooble") == {"faces": "CCCGGR/FFKKWW"} and store.describe()["samples"] == 12
+    assert store.options_for("fandooble") == {"faces": "CCCGGR/FFKKWW"} and store.describe()["pictures"] == 12
     teach("dragon", "CGR", add=False)  # not adding: only this die is known
     assert store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
 
@@ -262,7 +294,7 @@ def test_teaching_again_replaces_damaged_dice_files_and_keeps_the_damaged_settin
     for face in "CGR":
         hand_then(teacher, render_face_photo(rng, face))
     assert teacher.state == DONE and store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
-    assert len(store.load_templates().samples) == 3
+    assert store.load_templates().pictures == {"dragon": 3}
     assert (store.root / "dice.json.damaged").read_text("utf-8") == "{half a fi"
 
 

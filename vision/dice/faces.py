@@ -1,11 +1,14 @@
 """Picture dice (Fandooble's chests, dragons, knights...): faces taught once, then recognised by template.
 
-Teaching shows each face of each die to the camera; every sample becomes a small
+Teaching shows each face of each die to the camera; every picture becomes a small
 colour descriptor of the die turned square (Lab, brightness relative to the face,
-colour kept: a green and a red dragon may share a drawing). Dice are found by the same
+colour kept: a green and a red dragon may share a drawing), and four more of the picture as if
+seen at a slant, one side foreshortened (most dice read wrong or not at all lie where the camera
+sees them at a slant, and their cut-out misses part of the top). Dice are found by the same
 finder network as pip dice and turned square by their outline (:mod:`vision.dice.outline`),
 in teaching and in reading alike. Reading compares a die with every sample in its four
-quarter turns and shifts of up to two pixels and takes the nearest, each brought to one contrast first
+quarter turns and shifts of up to two pixels and takes the nearest (samples of a face with many are
+ranked at half size first, and only the nearest compared in full), each brought to one contrast first
 (a small die, a blurred one or one in glare shows its drawing paler); the confidence is the
 margin to the nearest sample of a *different* face. The face's looks must also win on
 average: when another face's two nearest looks are nearer on average than this face's two, one
@@ -36,6 +39,8 @@ DESCRIPTOR_VERSION = 2  # 2: the die cut out by its outline (vision.dice.outline
 PAD = 2  # samples keep this many extra pixels a side, so a die a little off-centre still matches
 CORE = 0.85  # the descriptor covers this share of the die's outline: the face, not its rim or shadow
 BATCH = 8  # descriptors matched in one step (bounds the memory of a step on the Pi)
+SLANT = 0.3  # teaching also describes each picture with one side this much shorter, each side in turn (see below)
+KEEP = 6  # where a face has more samples, only its this many nearest at half size are compared in full
 CHECKED = 4  # per sample, the nearest turns and shifts by squared distance whose absolute difference is computed
 UNCLEAR = 0.3  # below this confidence a die's face is reported unclear, not guessed (renders: every wrong face fell below)
 MAX_DISTANCE = 40.0  # farther than this from every taught sample: not a taught face
@@ -68,11 +73,15 @@ def describe(patch: np.ndarray) -> np.ndarray:
 class FaceTemplates:
     """Taught samples (die, face, descriptor) and the faces of each die, in the order they were taught.
 
-    ``dice`` maps a die's name to its faces, one letter per physical face (``"CCGGRR"``).
+    ``dice`` maps a die's name to its faces, one letter per physical face (``"CCGGRR"``); ``pictures`` counts
+    the pictures each die was taught from (each gives up to five samples: see :meth:`learn`). ``slanted``
+    False teaches one sample a picture, as before slanted samples (the bench's side-by-side figures).
     """
 
     samples: list[tuple[str, str, np.ndarray]] = field(default_factory=list)
     dice: dict[str, str] = field(default_factory=dict)
+    pictures: dict[str, int] = field(default_factory=dict)
+    slanted: bool = True
     _cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
@@ -88,11 +97,18 @@ class FaceTemplates:
 
     def learn(self, die: str, face: str, image: np.ndarray, *, new_face: bool = True,
               die_px: float | None = None) -> None:
-        """Add a sample of ``face`` of ``die`` from a picture of that one die.
+        """Add samples of ``face`` of ``die`` from a picture of that one die: the picture as taken, and as if
+        seen at a slant from each of its four sides (:func:`at_a_slant`; one not found there is left out).
 
         ``new_face`` counts a physical face of the die (False for a second look at the same face).
         """
         self.add(die, face, self.describe_single(image, die_px), new_face=new_face)
+        self.pictures[die] = self.pictures.get(die, 0) + 1
+        for side in range(4 if self.slanted else 0):
+            try:
+                self.add(die, face, self.describe_single(at_a_slant(image, side), die_px), new_face=False)
+            except ValueError:
+                continue  # slanted, the die is taken for two or not found: the picture's own sample stands
 
     def add(self, die: str, face: str, descriptor: np.ndarray, *, new_face: bool = True) -> None:
         shape = (DESCRIPTOR + 2 * PAD, DESCRIPTOR + 2 * PAD, 3)
@@ -103,37 +119,26 @@ class FaceTemplates:
         if new_face:
             self.dice[die] = self.dice.get(die, "") + face
 
-    def match(self, descriptors: list[np.ndarray]) -> list[tuple[str, str, float, float, bool]]:
+    def match(self, descriptors: list[np.ndarray], keep: int = KEEP) -> list[tuple[str, str, float, float, bool]]:
         """For each descriptor: (die, face, distance to the nearest sample, distance to the nearest sample
         of another face, whether another face's VOTERS nearest samples are nearer on average than this face's).
 
         A distance is the mean absolute difference between the die and a sample, both brought to one
-        contrast (:func:`_at_contrast`), at the best of the die's four quarter turns
-        and the sample's shifts of up to PAD pixels. Those 100 comparisons per sample are first
-        ranked by squared distance, one matrix product for all of them and every descriptor; the
-        mean absolute difference is then computed for the few nearest of each sample only.
+        contrast (:func:`_at_contrast`), at the best of the die's four quarter turns and the sample's
+        shifts of up to PAD pixels (:func:`_compared_in_full`). Where a face has more than ``keep`` samples
+        (slanted ones, alike dice), the samples are first ranked at half size (:func:`_ranked_at_half_size`)
+        and only each face's ``keep`` nearest are compared in full: a 179-sample set then costs about what
+        36 samples cost in full, and reads the same faces (tests/test_dice.py, bench/dice_bench.py).
         """
         if not self.samples:
             raise ValueError("no faces are taught")
-        windows, windows_sq, faces, names, looks = self._prepared()
-        n, shifts, size = windows.shape
-        flat = windows.reshape(n * shifts, size)
+        prepared = self._prepared()
+        faces, names, looks = prepared.faces, prepared.names, prepared.looks
+        ranked = looks.shape[1] > keep
         found = []
         for start in range(0, len(descriptors), BATCH):
-            batch = descriptors[start:start + BATCH]
-            views = np.stack([_views(_at_contrast(d)) for d in batch]).reshape(-1, 4, size)  # D x 4 x F
-            d = len(views)
-            # |window - view|^2 less |view|^2 (the same for every window): D x N x (S * 4), shift-major
-            squared = windows_sq.reshape(-1, 1) - 2.0 * (flat @ views.reshape(-1, size).T)
-            squared = squared.reshape(n, shifts, d, 4).transpose(2, 0, 1, 3).reshape(d, n, shifts * 4)
-            nearest = np.argpartition(squared, CHECKED, axis=2)[:, :, :CHECKED]  # D x N x CHECKED
-            rows = np.arange(n)[:, None] * shifts + nearest // 4  # each one's window, a row of flat
-            distances = np.empty((d, n), np.float32)
-            for j in range(d):  # one descriptor at a time, in place: the whole batch's copies of the windows
-                # (several MB, made afresh for every tray) cost twice the arithmetic on a 36-sample set
-                difference = flat[rows[j]]  # N x CHECKED x F
-                difference -= views[j][nearest[j] % 4]
-                distances[j] = np.abs(difference, out=difference).mean(axis=2).min(axis=1)
+            views = np.stack([_views(_at_contrast(d)) for d in descriptors[start:start + BATCH]])  # D x 4 x F
+            distances = _ranked_at_half_size(prepared, views, keep) if ranked else _compared_in_full(prepared, views)
             # Each face's VOTERS nearest samples on average (fewer where it has fewer): D x faces
             near = np.sort(np.pad(distances, ((0, 0), (0, 1)), constant_values=np.inf)[:, looks], axis=2)[:, :, :VOTERS]
             counted = np.isfinite(near)
@@ -146,18 +151,125 @@ class FaceTemplates:
                               winner != face))
         return found
 
-    def _prepared(self) -> tuple[np.ndarray, ...]:
-        """What matching needs of the samples, kept until a sample is added: every sample at every shift,
-        flattened (N x S x F), their squared lengths (N x S), each sample's face (N), and the faces with
-        their samples' indices (:func:`_looks_by_face`)."""
+    def _prepared(self) -> _Prepared:
+        """What matching needs of the samples (:class:`_Prepared`), kept until a sample is added."""
         key = (id(self.samples), len(self.samples))
         if self._cache is None or self._cache[0] != key:
-            stack = np.stack([_at_contrast(s[2]) for s in self.samples])  # N x D+2P x D+2P x 3
-            windows = np.stack([stack[:, dy:dy + DESCRIPTOR, dx:dx + DESCRIPTOR].reshape(len(stack), -1)
-                                for dy in range(2 * PAD + 1) for dx in range(2 * PAD + 1)], axis=1)
-            faces = np.array([face for _, face, _ in self.samples])
-            self._cache = (key, windows, (windows * windows).sum(axis=2), faces, *_looks_by_face(faces))
-        return self._cache[1:]
+            self._cache = (key, _Prepared.of(np.stack([_at_contrast(s[2]) for s in self.samples]),
+                                             np.array([face for _, face, _ in self.samples])))
+        return self._cache[1]
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """The samples as matching compares them: ``windows``, every sample at every shift of up to PAD pixels,
+    flattened (N x S x F), with their squared lengths (N x S); ``half``, the same at half size with shifts of up
+    to PAD // 2 pixels (N x S' x F / 4), with theirs; each sample's face (N); and the faces taught with their
+    samples' indices (:func:`_looks_by_face`)."""
+
+    windows: np.ndarray
+    windows_sq: np.ndarray
+    half: np.ndarray
+    half_sq: np.ndarray
+    faces: np.ndarray
+    names: np.ndarray
+    looks: np.ndarray
+
+    @classmethod
+    def of(cls, samples: np.ndarray, faces: np.ndarray) -> _Prepared:
+        windows = _shifted(samples, DESCRIPTOR, PAD)
+        half = _shifted(_halved(samples), DESCRIPTOR // 2, PAD // 2)
+        return cls(windows, (windows * windows).sum(axis=2), half, (half * half).sum(axis=2), faces,
+                   *_looks_by_face(faces))
+
+
+def _shifted(samples: np.ndarray, side: int, pad: int) -> np.ndarray:
+    """Each N x (side + 2 pad)^2 x 3 sample's side x side windows at every shift, flattened: N x (2 pad + 1)^2 x F."""
+    return np.stack([samples[:, dy:dy + side, dx:dx + side].reshape(len(samples), -1)
+                     for dy in range(2 * pad + 1) for dx in range(2 * pad + 1)], axis=1)
+
+
+def _halved(pictures: np.ndarray) -> np.ndarray:
+    """Pictures (... x H x W x 3, H and W even) at half size, each pixel the mean of four."""
+    *rest, h, w, c = pictures.shape
+    return pictures.reshape(*rest, h // 2, 2, w // 2, 2, c).mean(axis=(-4, -2))
+
+
+def _squared(windows: np.ndarray, windows_sq: np.ndarray, views: np.ndarray) -> np.ndarray:
+    """Squared distance less the view's own squared length (the same for every window), of each of the D
+    descriptors' 4 views (D x 4 x F) to each of N samples' S windows: D x N x (S * 4), shift-major. One matrix
+    product for all of them."""
+    n, shifts, size = windows.shape
+    d = len(views)
+    squared = windows_sq.reshape(-1, 1) - 2.0 * (windows.reshape(n * shifts, size) @ views.reshape(-1, size).T)
+    return squared.reshape(n, shifts, d, 4).transpose(2, 0, 1, 3).reshape(d, n, shifts * 4)
+
+
+def _compared_in_full(prepared: _Prepared, views: np.ndarray) -> np.ndarray:
+    """Each descriptor's distance to every sample (D x N): the 100 turns and shifts of each sample ranked by
+    squared distance, then the mean absolute difference computed for the CHECKED nearest only."""
+    windows = prepared.windows
+    n, shifts, size = windows.shape
+    flat = windows.reshape(n * shifts, size)
+    views = views.reshape(len(views), 4, size)
+    nearest = np.argpartition(_squared(windows, prepared.windows_sq, views), CHECKED, axis=2)[:, :, :CHECKED]
+    rows = np.arange(n)[:, None] * shifts + nearest // 4  # each one's window, a row of flat
+    distances = np.empty((len(views), n), np.float32)
+    for j in range(len(views)):
+        distances[j] = _least_difference(flat, rows[j], views[j][nearest[j] % 4])
+    return distances
+
+
+def _ranked_at_half_size(prepared: _Prepared, views: np.ndarray, keep: int) -> np.ndarray:
+    """Each descriptor's distance to the samples that can decide (D x N, infinite for the others): every
+    sample compared at half size in every turn and shift (a sixteenth of the arithmetic in full), each face's
+    ``keep`` nearest kept, and those compared in full at their best turn, at the shifts the half-size shift
+    stands for (3 x 3 around it)."""
+    windows, looks = prepared.windows, prepared.looks
+    n, shifts, size = windows.shape
+    d = len(views)
+    half_side, side = 2 * (PAD // 2) + 1, 2 * PAD + 1
+    squared = _squared(prepared.half, prepared.half_sq, _halved(views).reshape(d, 4, -1))  # D x N x (S' * 4)
+    best = squared.argmin(axis=2)  # D x N: each sample's best half-size shift and turn
+    nearest = np.pad(np.take_along_axis(squared, best[:, :, None], 2)[:, :, 0], ((0, 0), (0, 1)),
+                     constant_values=np.inf)[:, looks]  # D x faces x samples of a face
+    chosen = np.take_along_axis(np.broadcast_to(looks, nearest.shape), np.argsort(nearest, axis=2)[:, :, :keep], 2)
+    flat = windows.reshape(n * shifts, size)
+    views = views.reshape(d, 4, size)
+    around = np.arange(-1, 2)
+    distances = np.full((d, n), np.inf, np.float32)
+    for j in range(d):
+        kept = chosen[j][chosen[j] < n]  # a face with fewer samples is padded with n
+        shift, turn = np.divmod(best[j, kept], 4)
+        dy, dx = np.divmod(shift, half_side)
+        ys = np.clip(2 * dy[:, None] + around, 0, side - 1)  # kept x 3
+        xs = np.clip(2 * dx[:, None] + around, 0, side - 1)
+        rows = kept[:, None] * shifts + (ys[:, :, None] * side + xs[:, None, :]).reshape(len(kept), -1)  # kept x 9
+        distances[j, kept] = _least_difference(flat, rows, views[j][turn][:, None, :])
+    return distances
+
+
+def _least_difference(flat: np.ndarray, rows: np.ndarray, views: np.ndarray) -> np.ndarray:
+    """For each of K samples, the least mean absolute difference between its windows ``rows`` (K x M rows of
+    ``flat``) and the view of the die each is compared with (K x M x F, or K x 1 x F for one view): K.
+    One descriptor at a time, in place: the whole batch's copies of the windows (several MB, made afresh for
+    every tray) cost twice the arithmetic on a 36-sample set."""
+    difference = flat[rows]
+    difference -= views
+    return np.abs(difference, out=difference).mean(axis=2).min(axis=1)
+
+
+def at_a_slant(image: np.ndarray, side: int, by: float = SLANT) -> np.ndarray:
+    """``image`` as if seen at a slant: its side ``side`` (0 top, 1 bottom, 2 left, 3 right) shortened by ``by``
+    of its length, about its middle, the opposite side kept: a picture tilted away from the camera."""
+    h, w = image.shape[:2]
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])  # top left, top right, bottom right, bottom left
+    first, last, axis, length = ((0, 1, 0, w), (3, 2, 0, w), (0, 3, 1, h), (1, 2, 1, h))[side]
+    moved = corners.copy()
+    moved[first, axis] += by * length / 2
+    moved[last, axis] -= by * length / 2
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners, moved), (w, h),
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
 def _looks_by_face(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
