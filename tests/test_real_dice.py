@@ -20,8 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import (AUDIT, HELD_OUT_LOOKS, LOOKS, BlobDetectorReader, audited_faces, identity_photos, read_photos,  # noqa: E402
-                        real, scored, taught_real)
+from dice_bench import (AUDIT, HELD_OUT_LOOKS, LOOKS, BlobDetectorReader, audited_faces,  # noqa: E402
+                        identity_photos, read_photos, real, scored, taught_real)
 
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402

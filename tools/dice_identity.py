@@ -6,7 +6,9 @@ few colour features (median Lab of the die body, Lab of its pips = the pixels fa
 body colour, box size), clusters them with k-means (fixed seed) and writes one contact sheet per
 cluster (``cluster-NN.png``: crops enlarged, ``#index`` and face under each) plus ``crops.csv``
 (index, image, label index, face, cluster, features), so a person can decide by eye which crops
-are the same die. The identities decided that way live in ``bench/data/nell-byler-train-dice.csv``.
+are the same die. The identities decided that way live in ``bench/data/nell-byler-train-dice.csv``; alike
+dice of one look in ``nell-byler-train-looks.csv``, and in ``nell-byler-train-looks-heldout.csv`` two more looks
+grouped later by someone who ran no reader, to judge the slanted teaching samples on dice nothing was chosen on.
 
 Run:  .venv/bin/python tools/dice_identity.py [OUT_DIR] [--k 40] [--root DATASET]
       (OUT_DIR defaults to a new temporary folder; its path is printed.)
