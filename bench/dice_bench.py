@@ -46,6 +46,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads it: one
 
 import argparse  # noqa: E402
 import csv  # noqa: E402
+import functools  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -282,9 +283,11 @@ def _alone(image, others, box):
     return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
 
 
+@functools.lru_cache(maxsize=4)
 def identity_photos(root: Path, identities: Path = IDENTITIES) -> dict[tuple[str, str], list]:
     """The photos of each face of each die ``identities`` names: (die, face) -> [(photo's name, a crop around
-    the die with the other dice painted over, as a teaching photo shows it; the same crop as taken)]."""
+    the die with the other dice painted over, as a teaching photo shows it; the same crop as taken)].
+    Kept for the next call (read-only): painting the other dice over takes most of a taught set's time."""
     photos: dict[tuple[str, str], list] = {}
     with open(identities, newline="") as f:
         for row in csv.DictReader(f):
