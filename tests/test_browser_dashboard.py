@@ -266,6 +266,40 @@ def test_the_pin_is_asked_once_then_the_configuration_is_saved(page, runtime, tm
         served.close()
 
 
+def test_nothing_typed_into_the_configuration_while_it_is_saved_is_lost(page, runtime, tmp_path):
+    # A busy Pi: the form is built again from what was saved, and that takes a while. The game master who
+    # types meanwhile would type into an input about to be replaced (the loaded CI run lost "99999" so).
+    path = tmp_path / "config.toml"
+    served = Served(make_app(runtime, Config.from_mapping({}, str(path)), TESTING=False))
+    held, armed = [], []
+    page.route(re.compile(r".*/api/config$"),
+               lambda route: held.append(route) if armed and route.request.method == "GET" else route.continue_())
+    try:
+        page.goto(f"{served.url}/setup")
+        page.wait_for_selector("#config-form details")
+        page.click("#config-form summary >> text=[server]")
+        page.fill("#cfg-server-port", "8090")
+        armed.append(True)
+        page.click("#config-save")
+        for _ in range(TIMEOUT_MS // 20):  # saved; the form's new contents held on their way
+            if held:
+                break
+            page.wait_for_timeout(20)
+        assert held and page.is_disabled("#cfg-server-port") and page.is_disabled("#config-save")
+        assert page.text_content("#config-result") == ""  # not "Saved" until the form shows what was
+        armed.clear()
+        held[0].continue_()
+        page.wait_for_selector("#config-result >> text=Restart the companion for: server.port")
+        assert page.is_enabled("#cfg-server-port") and page.input_value("#cfg-server-port") == "8090"
+        page.fill("#cfg-server-port", "99999")
+        page.click("#config-save")
+        page.wait_for_selector("#config-result >> text=must be between 1 and 65535")
+        assert page.is_enabled("#cfg-server-port") and Config.load(path).get("server", "port") == 8090
+    finally:
+        page.close()
+        served.close()
+
+
 def test_the_table_corners_are_calibrated_by_tapping_the_live_view(dashboard, page, runtime, tmp_path):
     url, _ = dashboard
     runtime.live_view.publish(np.full((540, 960, 3), 120, np.uint8), force=True)

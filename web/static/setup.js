@@ -180,12 +180,18 @@
       (changes[section] = changes[section] || {})[key.key] = Number.isNaN(value) ? input.value : value;
     }
     if (!Object.keys(changes).length) { $("config-result").textContent = "Nothing changed."; return; }
+    // Until the form is built again from what was saved, nothing can be typed into it: a value typed
+    // meanwhile would go into an input about to be replaced, and be lost.
+    const busy = (on) => {
+      for (const { input } of inputs.values()) input.disabled = on;
+      $("config-save").disabled = on;
+    };
+    busy(true);
+    let done;
     try {
-      const done = await api("/api/config", { changes });
-      $("config-result").textContent = done.restart_needed.length
-        ? `Saved. Restart the companion for: ${done.restart_needed.join(", ")}.` : "Saved and applied.";
-      await loadConfig();
+      done = await api("/api/config", { changes });
     } catch (err) {
+      busy(false);
       const field = err.data && err.data.field;
       if (field && inputs.has(field)) {
         const { input } = inputs.get(field);
@@ -194,6 +200,14 @@
         input.focus();
       }
       $("config-result").textContent = err.data && err.data.error ? err.data.error : "Not saved.";
+      return;
+    }
+    try {
+      await loadConfig();
+    } finally {
+      busy(false);
+      $("config-result").textContent = done.restart_needed.length
+        ? `Saved. Restart the companion for: ${done.restart_needed.join(", ")}.` : "Saved and applied.";
     }
   });
   async function showLock() {
