@@ -206,6 +206,10 @@ def _pictures(settings: dict) -> dict[str, int]:
     (settings without ``pictures``) have one sample a picture."""
     if "pictures" in settings:
         return dict(settings["pictures"])
+    return _samples_per_die(settings)
+
+
+def _samples_per_die(settings: dict) -> dict[str, int]:
     return dict(Counter(die for die, _ in settings["samples"]))
 
 
@@ -221,8 +225,8 @@ def _teach_again(settings: dict) -> str | None:
         looks = pictures.get(die, 0) // max(len(faces), 1)
         if faces and looks < DEFAULT_LOOKS:
             few.append(f"{die} ({looks} a face)")
-    samples = Counter(die for die, _ in settings["samples"])
-    square = [die for die in settings["dice"] if 0 < samples[die] <= pictures.get(die, 0)]  # one sample a picture
+    samples = _samples_per_die(settings)
+    square = [die for die in settings["dice"] if 0 < samples.get(die, 0) <= pictures.get(die, 0)]  # one a picture
     why, measured = [], []
     if few:
         why.append(f"taught from fewer pictures a face than the {DEFAULT_LOOKS} teaching takes now: {', '.join(few)}")
