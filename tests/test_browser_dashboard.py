@@ -652,6 +652,31 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         feeder.join(2)
 
 
+def test_the_setup_page_says_when_taught_dice_are_pip_dice_until_they_are_read_by_their_pips(
+        dashboard, page, runtime, tmp_path):
+    # A new player tries teaching with an ordinary die, its faces named by their pips: the page says the pip
+    # reader reads it better, and once pip dice are chosen there is nothing more to say.
+    from companion.dicestore import DiceStore
+    from vision.dice.faces import FaceTemplates
+    from vision.synth.dice import random_style, render_tray
+
+    url, _ = dashboard
+    runtime.dice_store = store = DiceStore(tmp_path / "table")
+    rng = np.random.default_rng(5)
+    style, templates = random_style(rng), FaceTemplates()
+    for face in "123456":
+        templates.learn("white", face, render_tray(rng, kind="pips", faces=[face], style=style, die_px=(44, 48)).image)
+    store.save_templates(templates)
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    text = page.text_content("#dice-pips")
+    assert "of white (" in text and "these are pip dice, read better by their pips" in text
+    assert page.is_visible("#dice-pips")
+    page.select_option("#dice-kind", "pips")
+    page.wait_for_selector("#dice-pips", state="detached")
+    assert store.kind == "pips"
+
+
 def test_the_dice_chosen_last_stay_on_the_setup_page_when_an_earlier_answer_comes_late(dashboard, page):
     # The game master goes back to pip dice, then to stickers at once; a busy Pi sends the dice
     # settings read after the first change after those read after the second. Stickers stay chosen.

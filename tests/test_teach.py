@@ -24,7 +24,7 @@ from companion.teach import (
     without_die,
 )
 from vision.dice.faces import FaceTemplates, TaughtReader
-from vision.synth.dice import render_face_photo, render_tray
+from vision.synth.dice import random_style, render_face_photo, render_tray
 
 EMPTY = np.full((240, 320, 3), (150, 150, 146), np.uint8)
 
@@ -127,6 +127,38 @@ def test_dice_taught_before_slanted_samples_still_read_and_are_advised_to_be_tau
         advice = store.describe().get("advice", "")
         assert "dragon" not in advice
         assert ("slant: special." in advice) if die == "dragon" else advice == ""
+
+
+def test_pip_dice_taught_as_their_pips_are_advised_to_be_read_by_their_pips(rng, store):
+    style = random_style(rng)  # one die: the same body and pips in every picture
+    templates = FaceTemplates()
+    for look in range(DEFAULT_LOOKS):
+        for face in "123456":
+            tray = render_tray(rng, kind="pips", faces=[face], style=style, die_px=(44, 48)).image
+            templates.learn("white", face, tray, new_face=look == 0)
+    for face in "FKW":  # Fandooble's special die beside it, its faces pictures: no pip reader reads them
+        for look in range(DEFAULT_LOOKS):
+            templates.learn("special", face, render_face_photo(rng, face), new_face=look == 0)
+    store.save_templates(templates)
+    advice = store.describe()["pip_dice"]
+    read = templates.read_by_pips["white"]
+    assert read > 6 * DEFAULT_LOOKS / 2 and "special" not in templates.read_by_pips
+    assert f"teaching pictures of white ({read} of {6 * DEFAULT_LOOKS}) as the faces taught" in advice
+    assert "special" not in advice and "'companion dice use pips'" in advice
+    assert store.load_templates().read_by_pips == templates.read_by_pips  # kept with the taught faces
+    assert without_die(store.load_templates(), "white").read_by_pips == {}
+    store.set_kind("pips")  # taken: the camera reads them by their pips, nothing more to advise
+    assert "pip_dice" not in store.describe()
+
+
+def test_pip_dice_taught_as_other_faces_are_not_advised_to_be_read_by_their_pips(rng, store):
+    style = random_style(rng)  # a pip die standing in for a picture die: pips 1 and 2 are chests, and so on
+    templates = FaceTemplates()
+    for pips, face in zip("123456", "CCGGRR"):
+        tray = render_tray(rng, kind="pips", faces=[pips], style=style, die_px=(44, 48)).image
+        templates.learn("dragon", face, tray)
+    store.save_templates(templates)
+    assert templates.read_by_pips == {} and "pip_dice" not in store.describe()
 
 
 def test_several_looks_per_face_count_each_face_once_and_read_new_pictures(rng, store):

@@ -31,7 +31,8 @@ from .find import Candidate
 from .net import Spot
 from .outline import die_squares
 from .scan import scan_marks, upright_patch
-from .single import single_die
+from .pips import PipReader
+from .single import single_die, single_die_read
 from .types import DiceReading
 
 DESCRIPTOR = 20  # the die is described at this many pixels a side
@@ -74,13 +75,16 @@ class FaceTemplates:
     """Taught samples (die, face, descriptor) and the faces of each die, in the order they were taught.
 
     ``dice`` maps a die's name to its faces, one letter per physical face (``"CCGGRR"``); ``pictures`` counts
-    the pictures each die was taught from (each gives up to five samples: see :meth:`learn`). ``slanted``
-    False teaches one sample a picture, as before slanted samples (the bench's side-by-side figures).
+    the pictures each die was taught from (each gives up to five samples: see :meth:`learn`), and
+    ``read_by_pips`` how many of them the pip reader (:class:`~vision.dice.pips.PipReader`) reads as the face
+    they were taught as: a die whose every picture it reads so is a pip die, better read by its pips.
+    ``slanted`` False teaches one sample a picture, as before slanted samples (the bench's side-by-side figures).
     """
 
     samples: list[tuple[str, str, np.ndarray]] = field(default_factory=list)
     dice: dict[str, str] = field(default_factory=dict)
     pictures: dict[str, int] = field(default_factory=dict)
+    read_by_pips: dict[str, int] = field(default_factory=dict)
     slanted: bool = True
     _cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -102,8 +106,11 @@ class FaceTemplates:
 
         ``new_face`` counts a physical face of the die (False for a second look at the same face).
         """
-        self.add(die, face, self.describe_single(image, die_px), new_face=new_face)
+        candidate, probabilities = single_die_read(image, die_px)
+        self.add(die, face, describe_die(image, candidate), new_face=new_face)
         self.pictures[die] = self.pictures.get(die, 0) + 1
+        if probabilities is not None and PipReader().verdict(probabilities)[0] == face:
+            self.read_by_pips[die] = self.read_by_pips.get(die, 0) + 1
         for side in range(4 if self.slanted else 0):
             try:
                 self.add(die, face, self.describe_single(at_a_slant(image, side), die_px), new_face=False)

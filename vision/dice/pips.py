@@ -66,9 +66,11 @@ class PipReader:
             looks = len(self.second_look)
             turned = net.read(image, [spots[i] for i in unsure], turns=self.second_look)
             probabilities[unsure] = (probabilities[unsure] + looks * turned) / (1 + looks)
-        return [self._verdict(p) for p in probabilities]
+        return [self.verdict(p) for p in probabilities]
 
-    def _verdict(self, p: np.ndarray):
+    def verdict(self, p: np.ndarray):
+        """What this reader makes of one die from the reader network's probabilities ``p``: (face or None,
+        confidence, why not read, None, the face it looks most like when unclear or None)."""
         if int(np.argmax(p)) in (PICTURE, COCKED, NOT_A_DIE):
             return None, 0.0, REASONS[int(np.argmax(p))], None, None
         if p[COCKED] >= self.leaning:

@@ -35,6 +35,12 @@ class NotOneDie(ValueError):
 
 def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
     """The one die lying flat in ``image`` (BGR); :class:`NotOneDie` saying what was seen otherwise."""
+    return single_die_read(image, die_px)[0]
+
+
+def single_die_read(image: np.ndarray, die_px: float | None = None) -> tuple[Candidate, np.ndarray | None]:
+    """:func:`single_die`, with the reader network's probabilities for it (:mod:`vision.dice.net`), or None
+    where the finder network did not mark it (found by its outline)."""
     spots = distinct(net.find(image, min_score=0.2, die_px=die_px))
     if die_px is None and spots and spots[0].score >= MIN_SCORE:
         # A teaching photo is often a close-up, its die larger than the finder knows dice best,
@@ -43,9 +49,10 @@ def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
             spots = distinct(net.find(image, min_score=0.2, die_px=spots[0].side)) or spots
     sure = [s for s in spots if s.score >= MIN_SCORE]
     if not sure:
-        return _by_outline(image, die_px)
+        return _by_outline(image, die_px), None
     best = sure[0]
-    if int(np.argmax(net.read(image, [best])[0])) == COCKED:
+    probabilities = net.read(image, [best])[0]
+    if int(np.argmax(probabilities)) == COCKED:
         raise NotOneDie(f"show the die lying flat in the tray: the die {_at(best.center)} is not lying flat "
                         "(cocked or stacked)", [(best.box, "not flat")])
     die = die_square(image, best.center, best.side)
@@ -63,7 +70,7 @@ def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
         where = ", ".join(_at(s.center) for s in [best, *rivals][:4])
         raise NotOneDie(f"show exactly one die, lying flat in the tray: saw {1 + len(rivals)} dice ({where})",
                         [(s.box, f"die {i}") for i, s in enumerate([best, *rivals], start=1)])
-    return die
+    return die, probabilities
 
 
 def _apart(a: net.Spot, b: net.Spot) -> float:
