@@ -118,19 +118,28 @@ def test_real_alike_dice_taught_once_for_all_of_them_are_read(dice_data):
     assert ours["guessed_right"] >= 0.6 * ours["guessed"], ours
 
 
-def test_real_alike_dice_new_to_the_reader_are_read_with_fewer_wrong_faces_than_before_slanted_samples(dice_data):
+def test_real_alike_dice_new_to_the_reader_are_read(dice_data):
     # Two more kinds of alike dice in the train split, grouped by eye by someone who ran no reader, after the
     # reader was built and before the slanted teaching samples were measured on them
     # (bench/data/nell-byler-train-looks-heldout.csv): a marbled blue-and-black die whose swirl differs from die
     # to die, and an ivory one with black pips. Measured: 628 of 1019 right (61.6%), 27 wrong (2.6%); without the
-    # slanted samples 584 and 43. Far from the 98% / 0.5%. Each kind taught alone: the marbled dice 273 of
-    # 480 right, 2 wrong, 205 unread (three photos a face do not show every swirl); the ivory ones 366 of 539, 26
-    # wrong (pips at this size: pip dice are read better by their pips).
+    # slanted samples 584 and 43, below both floors (the test after this one compares them). Far from the issue's
+    # 98% / 0.5%. Each kind taught alone: the marbled dice 273 of 480 right, 2 wrong, 205 unread (three photos a
+    # face do not show every swirl); the ivory ones 366 of 539, 26 wrong (pips at this size: pip dice are read
+    # better by their pips, and teaching says so: tests/test_teach.py).
+    ours, _ = taught_real(dice_data, HELD_OUT_LOOKS, ways=6)
+    assert ours["dice"] == 1019
+    assert ours["wrong"] <= 0.03 * ours["dice"], ours
+    assert ours["right"] >= 0.6 * ours["dice"], ours
+
+
+@pytest.mark.slow
+def test_real_alike_dice_new_to_the_reader_are_read_with_fewer_wrong_faces_than_before_slanted_samples(dice_data):
+    if os.environ.get("COMPANION_LONG") != "1":
+        pytest.skip("teaching without the slanted samples, to compare, runs with COMPANION_LONG=1")
     ours, _ = taught_real(dice_data, HELD_OUT_LOOKS, ways=6)
     before, _ = taught_real(dice_data, HELD_OUT_LOOKS, ways=6, slanted=False)
-    assert ours["dice"] == before["dice"] == 1019
-    assert ours["wrong"] <= 0.03 * ours["dice"] and ours["wrong"] < before["wrong"], (ours, before)
-    assert ours["right"] >= 0.6 * ours["dice"] and ours["right"] > before["right"], (ours, before)
+    assert ours["wrong"] < before["wrong"] and ours["right"] > before["right"], (ours, before)
 
 
 def test_label_fixes_touch_only_train_photos_and_replace_what_their_label_files_say(dice_data):
