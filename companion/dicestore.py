@@ -248,16 +248,16 @@ def _read_by_their_pips(settings: dict) -> str | None:
     they were taught as, so they are pip dice (taught as their pips), which it reads better than teaching does."""
     pictures = _pictures(settings)
     read = settings.get("read_by_pips", {})
-    pip_dice = [f"{die} ({read[die]} of {pictures[die]})" for die in settings["dice"]
-                if pictures.get(die) and 2 * read.get(die, 0) > pictures[die]]
+    pip_dice = [die for die in settings["dice"] if pictures.get(die) and 2 * read.get(die, 0) > pictures[die]]
     if not pip_dice:
         return None
+    counted = ", ".join(f"{read[die]} of {pictures[die]} of {die}'s" for die in pip_dice)
     # Measured on real photos of dice new to each reader (bench/dice_bench.py): pip dice read by their pips, the
     # test split: 95% right, 1.3% wrong; pip dice taught, the held-out alike dice: 62% right, 2.7% wrong.
-    return (f"The pip reader reads the teaching pictures of {', '.join(pip_dice)} as the faces taught: these are "
-            "pip dice, read better by their pips. Choose standard pip dice where the camera's dice are chosen (the Setup "
-            "page) or with 'companion dice use pips': on real photos of dice new to each reader, 95 in 100 are read right by their "
-            "pips and 62 taught")
+    return (f"The {'dice' if len(pip_dice) > 1 else 'die'} {' and '.join(pip_dice)} "
+            f"{'are pip dice' if len(pip_dice) > 1 else 'is a pip die'}: the pip reader "
+            f"reads {counted} teaching pictures as the faces taught. Pip dice are read better by their pips (on real "
+            "photos, 95 in 100 right against 62 taught): choose pip dice ('companion dice use pips')")
 
 
 def _taught_by_older_version(settings: dict) -> bool:

@@ -670,11 +670,13 @@ def test_the_setup_page_says_when_taught_dice_are_pip_dice_until_they_are_read_b
     page.set_viewport_size(PHONE)
     page.goto(url + "/setup")
     text = page.text_content("#dice-pips")
-    assert "of white (" in text and "these are pip dice, read better by their pips" in text
+    assert text.startswith("The die white is a pip die: the pip reader reads ")
+    assert "teaching pictures as the faces taught" in text
+    assert "companion dice use pips" not in text  # a command for a terminal; the page has a button
     assert page.is_visible("#dice-pips")
-    page.select_option("#dice-kind", "pips")
+    page.click("#dice-use-pips")
     page.wait_for_selector("#dice-pips", state="detached")
-    assert store.kind == "pips"
+    assert page.input_value("#dice-kind") == "pips" and store.kind == "pips"
 
 
 def test_the_dice_chosen_last_stay_on_the_setup_page_when_an_earlier_answer_comes_late(dashboard, page):
