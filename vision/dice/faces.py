@@ -77,7 +77,7 @@ class FaceTemplates:
     ``dice`` maps a die's name to its faces, one letter per physical face (``"CCGGRR"``); ``pictures`` counts
     the pictures each die was taught from (each gives up to five samples: see :meth:`learn`), and
     ``read_by_pips`` how many of them the pip reader (:class:`~vision.dice.pips.PipReader`) reads as the face
-    they were taught as: a die whose every picture it reads so is a pip die, better read by its pips.
+    they were taught as: a die most of whose pictures it reads so is a pip die, better read by its pips.
     ``slanted`` False teaches one sample a picture, as before slanted samples (the bench's side-by-side figures).
     """
 
