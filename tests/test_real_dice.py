@@ -20,8 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import (AUDIT, HELD_OUT_LOOKS, LOOKS, BlobDetectorReader, audited_faces,  # noqa: E402
-                        identity_photos, read_photos, real, scored, taught_real)
+from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, NEXT_HELD_OUT_LOOKS,  # noqa: E402
+                        BlobDetectorReader, audited_faces, identity_photos, read_photos, real, scored, taught_real)
 
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
@@ -68,6 +68,32 @@ def test_the_test_split_audit_names_test_photos_and_what_their_label_files_say(d
         assert row["image"] in test, f"{row['image']}: the audit is of the test split"
         line = dice_photos.label_lines(dice_data, row["image"])[int(row["die"])]
         assert str(int(line.split()[0]) + 1) == row["labelled"] != row["seen"]
+
+
+def test_the_taught_dice_files_name_whole_train_dice_each_once_with_enough_photos_of_every_face(dice_data):
+    # Checked without reading any die: the files a person wrote by eye name dice of the train split as labelled,
+    # no die in two files (a die taught or read in one set is new to the reader in the next), every face of every
+    # die or look pictured, and each look at least four times: three photos to teach, one or more to read.
+    train = set(dice_photos.names(dice_data, "train"))
+    seen: dict[tuple[str, str], str] = {}
+    for identities in (IDENTITIES, LOOKS, HELD_OUT_LOOKS, NEXT_HELD_OUT_LOOKS):
+        with open(identities, newline="") as f:
+            rows = list(csv.DictReader(f))
+        photos: dict[str, dict[str, int]] = {}
+        for row in rows:
+            assert row["image"] in train, f"{identities.name}: {row['image']} is not a train photo"
+            key = (row["image"], row["index"])
+            assert key not in seen, f"{row['image']} die {row['index']}: in {seen.get(key)} and {identities.name}"
+            seen[key] = identities.name
+            height, width = cv2.imread(str(dice_data / "images" / row["image"])).shape[:2]
+            die = dice_photos.labels(dice_data, row["image"], (width, height))[int(row["index"])]
+            assert die.face == row["face"] and not die.partial, f"{identities.name}: {row}"
+            faces = photos.setdefault(row["die"], {})
+            faces[row["face"]] = faces.get(row["face"], 0) + 1
+        for die, faces in photos.items():
+            assert sorted(faces) == list("123456"), (identities.name, die, faces)
+            assert identities == IDENTITIES or min(faces.values()) >= 4, (identities.name, die, faces)
+    assert len(seen) == 144 + 277 + 210 + 213
 
 
 @pytest.mark.slow

@@ -8,7 +8,9 @@ cluster (``cluster-NN.png``: crops enlarged, ``#index`` and face under each) plu
 (index, image, label index, face, cluster, features), so a person can decide by eye which crops
 are the same die. The identities decided that way live in ``bench/data/nell-byler-train-dice.csv``; alike
 dice of one look in ``nell-byler-train-looks.csv``, and in ``nell-byler-train-looks-heldout.csv`` two more looks
-grouped later by someone who ran no reader, to judge the slanted teaching samples on dice nothing was chosen on.
+grouped later by someone who ran no reader, to judge the slanted teaching samples on dice nothing was chosen on;
+``nell-byler-train-looks-heldout2.csv`` three more (a translucent and an opaque red, a translucent purple), grouped
+the same way and not yet read by any reader, for the next change to the taught reader.
 
 Run:  .venv/bin/python tools/dice_identity.py [OUT_DIR] [--k 40] [--root DATASET]
       (OUT_DIR defaults to a new temporary folder; its path is printed.)
