@@ -161,3 +161,21 @@ def test_damaged_dice_settings_fail_the_doctor_and_say_to_teach_again(data_dir):
     assert check.status == "fail" and "cannot read the dice settings" in check.detail
     assert "teach the dice again" in check.detail
     assert check_dice_tray(Config.defaults(), data_dir).status == "warn"  # which dice are meant is unknown
+
+
+def test_taught_dice_that_would_read_better_taught_again_or_by_their_pips_are_a_warning(data_dir):
+    from companion.dicestore import DiceStore
+    from vision.dice.faces import FaceTemplates
+    from vision.synth.dice import random_style, render_tray
+
+    rng = np.random.default_rng(5)
+    style, templates = random_style(rng), FaceTemplates()
+    for face in "123456":  # an ordinary die, one picture a face, its faces named by its pips
+        templates.learn("white", face, render_tray(rng, kind="pips", faces=[face], style=style, die_px=(44, 48)).image)
+    DiceStore(data_dir).save_templates(templates)
+    check = check_dice_settings(data_dir)
+    assert check.status == "warn" and check.detail.startswith("the camera reads taught dice (6 pictures of white). ")
+    assert "Dice taught from fewer pictures a face than the 3 teaching takes now: white (1 a face)" in check.detail
+    assert "The die white is a pip die" in check.detail
+    DiceStore(data_dir).set_kind("pips")
+    assert check_dice_settings(data_dir).status == "ok"
