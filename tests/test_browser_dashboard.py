@@ -131,6 +131,36 @@ def test_fandooble_roll_by_hand_steal_bank_undo_and_the_gold_chart(dashboard, pa
     until(page, "document.getElementById('turn').textContent === \"Grace's turn\"")
 
 
+def test_every_face_name_on_a_phone_fits_its_die_and_no_word_is_broken(dashboard, page, runtime):
+    # "Red drago / n" on a chip of the dragons on the table, "Fandoo / ble" on a face to tap: a name is split
+    # between its words only, and no word runs over its die's edge.
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    runtime.play("roll CGRF", source="camera")  # the last roll's dice, and a dragon left on the table
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/fandooble")
+    _live(page)
+    page.wait_for_selector("#dragons .die")
+    page.click("#manual summary")  # every face, small, to tap
+    page.wait_for_selector("#pickers button.face-F")
+    faces = page.evaluate("""() => [...document.querySelectorAll('.die')].map((die) => {
+        const words = [];
+        const text = die.firstChild;
+        for (const match of die.textContent.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, match.index);
+            range.setEnd(text, match.index + match[0].length);
+            words.push([match[0], range.getClientRects().length]);
+        }
+        return [die.textContent, die.scrollWidth <= die.clientWidth, words];
+    })""")
+    names = {name for name, _, _ in faces}
+    assert {"Chest", "Green dragon", "Red dragon", "Fandooble", "Knight", "Wizard"} <= names
+    for name, fits, words in faces:
+        assert fits, f"{name} runs over its die"
+        assert all(lines == 1 for _, lines in words), f"{name}: a word broken across lines {words}"
+
+
 def test_the_odds_of_the_next_roll_are_shown_next_to_the_dice(dashboard, page, runtime):
     url, _ = dashboard
     runtime.new_game("fandooble", ["Lola", "Grace"])
