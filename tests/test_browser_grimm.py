@@ -13,6 +13,8 @@ from tests.browser_seats import PIN, dashboard, runtime, screen  # noqa: F401  (
 from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
     LAPTOP,
     PHONE,
+    SMALL_PHONE,
+    broken_words,
     browser_type_launch_args,
     not_blank,
     until,
@@ -83,3 +85,20 @@ def test_two_phones_pick_in_secret_and_everyone_sees_both_after_the_reveal(dashb
     for page, size in ((table, LAPTOP), (anne, PHONE), (paul, PHONE)):
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     assert table_errors == anne_errors == paul_errors == []
+
+
+@pytest.mark.parametrize("game, options, first", [("bable", {}, "Setup: each player"),
+                                                  ("grimm", {}, "Round 1")])
+def test_on_the_narrowest_phone_a_game_fits_the_screen_with_no_word_broken(dashboard, browser, runtime, game,
+                                                                          options, first):
+    # A seat's phone says whose phone it is in the header as well: on a 320-pixel phone that squeezed "Table
+    # Compa / nion", and Bable's tower clock ran off the screen's edge.
+    runtime.new_game(game, ["Anne", "Paul"], options)
+    table, _ = screen(browser, dashboard, f"/{game}", SMALL_PHONE)
+    links = {s["player"]: "/join/" + s["code"] for s in table.request.get(dashboard + "/api/seats").json()["seats"]}
+    phone, _ = screen(browser, dashboard, links["Anne"], SMALL_PHONE)
+    for page in (table, phone):
+        until(page, f"document.getElementById('turn').textContent.startsWith({first!r})")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+        assert broken_words(page) == []
+    assert phone.text_content("#me") == "Anne's phone"

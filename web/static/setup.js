@@ -221,6 +221,9 @@
 
   // -- the dice --
   let diceAsked = 0;
+  // A command to type, broken between its words only: a phone would break "--die" after its first dash.
+  const command = (text) => el("code", { class: "command" }, text.split(" ").flatMap((word, i) => [i ? " " : "", el("span", { class: "word", text: word })]));
+
   async function loadDice() {
     const ticket = ++diceAsked;
     let dice;
@@ -255,7 +258,8 @@
       el("p", { class: "muted", text: Object.keys(dice.game_options).length
         ? Object.entries(dice.game_options).map(([game, option]) => `New ${TC.gameInfo(game).title} games (and their odds) use these face counts: ${option}.`).join(" ")
         : "Until every die of a game is taught, its games use the face counts of their options (the rulebook does not give them)." }),
-      el("p", { class: "muted", text: `Teach both dice above, one after the other. From a computer instead, with the companion stopped: “${dice.teach_command}” (then --die special --faces FFKKWW).` }),
+      el("p", { class: "muted" }, "Teach both dice above, one after the other. From a computer instead, with the companion stopped: ",
+        command(dice.teach_command), " (then ", command("--die special --faces FFKKWW"), ")."),
       el("label", { for: "dice-aruco", text: "ArUco stickers (number=face)" }), aruco,
       el("button", { type: "button", class: "secondary", text: "Save the sticker table", onclick: async () => {
         const table = {};
