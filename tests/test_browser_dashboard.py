@@ -474,6 +474,24 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
         shoot(path, name)
 
 
+def test_a_name_as_long_as_names_may_be_keeps_every_page_on_the_narrowest_phone(dashboard, page, runtime):
+    # Words are kept whole on buttons and in tables; a player's name of 40 letters in one word still breaks
+    # where names are listed, and no page runs off the screen's edge for it.
+    from companion.games import MAX_NAME
+
+    url, app = dashboard
+    name = "Maximilian" * (MAX_NAME // 10)
+    page.set_viewport_size(SMALL_PHONE)
+    with_token(app.test_client()).post("/api/campaigns", json={"group": ["Anne", name], "title": "Tuesday"})
+    runtime.new_game("fandooble", ["Anne", name])
+    runtime.play("roll CCCF", source="camera")
+    for path in ("/", "/fandooble", "/setup", "/campaigns"):
+        page.goto(url + path)
+        page.wait_for_selector(f"text={name}")
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"], path
+
+
 # -- Fabled Fruit ---------------------------------------------------------------------------
 
 

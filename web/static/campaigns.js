@@ -14,7 +14,7 @@
     }
     $("campaign-list").replaceChildren(campaigns.length ? el("table", {}, el("tbody", {}, campaigns.map((c) =>
       el("tr", { class: c.campaign_id === selected ? "current" : "", dataset: { id: c.campaign_id } },
-        el("td", {}, el("b", { text: c.title }), el("div", { class: "meta", text: c.group.join(", ") })),
+        el("td", {}, el("b", { text: c.title }), el("div", { class: "meta names", text: c.group.join(", ") })),
         // The games and where the campaign stands in one column: four fit the narrowest phone without breaking a word.
         el("td", {}, el("span", { text: `${c.games} game${c.games === 1 ? "" : "s"}` }),
           el("div", { class: "meta", text: c.playing ? "playing" : c.on_table ? "on the table" : "parked" })),
