@@ -175,6 +175,25 @@ def test_every_face_name_on_a_phone_fits_its_die_and_no_word_is_broken(dashboard
     assert broken_words(page, ".die") == []
 
 
+def test_the_dice_read_by_the_camera_are_told_apart_from_the_dragons_left_lying_in_the_tray(dashboard, page,
+                                                                                           runtime):
+    # The camera reads every die in the tray: the green and red dragons of the roll before still lie there, and
+    # the roll is the chest and the Fandooble die. The page says which is which rather than list four dice
+    # beside a roll of two.
+    url, _ = dashboard
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    runtime.play("roll CGRF", source="camera")
+    seen = [{"face": face, "confidence": confidence} for face, confidence in (("G", 0.97), ("C", 0.9), ("R", 1.0),
+                                                                                ("F", 0.85))]
+    runtime.call(lambda: runtime.session.apply("roll CF", source="camera", payload={"dice": seen}))
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/fandooble")
+    _live(page)
+    until(page, "document.querySelectorAll('#last-roll .die').length === 2")
+    assert page.text_content("#reading") == ("Read by the camera: Chest 90%, Fandooble 85%; lying on the table "
+                                             "from before: Green dragon 97%, Red dragon 100%.")
+
+
 def test_the_odds_of_the_next_roll_are_shown_next_to_the_dice(dashboard, page, runtime):
     url, _ = dashboard
     runtime.new_game("fandooble", ["Lola", "Grace"])

@@ -45,8 +45,17 @@
     if (!last) return "";
     const dice = last.payload && Array.isArray(last.payload.dice) ? last.payload.dice : null;
     if (last.source !== "camera" || !dice) return `Entered by ${last.source}.`;
-    const parts = dice.map((d) => `${FACES[d.face] || d.face}${typeof d.confidence === "number" ? ` ${percent(d.confidence)}` : ""}`);
-    return `Read by the camera: ${parts.join(", ")}.`;
+    const named = (d) => `${FACES[d.face || d.guess] || d.face || d.guess}${typeof d.confidence === "number" ? ` ${percent(d.confidence)}` : ""}`;
+    // The camera reads every die in the tray, the dragons left lying there too: the roll is the others.
+    const rolled = [...last.text.replace(/^roll\s+/, "")];
+    const lying = dice.filter((d) => {
+      const i = rolled.indexOf(d.face || d.guess);
+      if (i < 0) return true;
+      rolled.splice(i, 1);
+      return false;
+    });
+    const thrown = dice.filter((d) => !lying.includes(d));
+    return `Read by the camera: ${thrown.map(named).join(", ")}${lying.length ? `; lying on the table from before: ${lying.map(named).join(", ")}` : ""}.`;
   }
 
   function renderOdds(s) {
