@@ -138,6 +138,16 @@ class Mover(threading.Thread):
             self.published[self.runtime.snapshot()["version"]] = started
 
 
+def last_move_reached(mover: Mover, clients: list[EventClient], timeout: float = 5.0) -> None:
+    """Wait until the mover's last state has reached every stream (one that does not within ``timeout``
+    is counted as missing it)."""
+    if mover.published:
+        last = max(mover.published)
+        deadline = time.monotonic() + timeout
+        for client in clients:
+            client.wait_for(last, max(0.0, deadline - time.monotonic()))
+
+
 def get(port: int, path: str, timeout: float = 10.0) -> tuple[int, float]:
     started = time.perf_counter()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
@@ -160,6 +170,7 @@ class EventClient(threading.Thread):
         self.cookie = cookie
         self.status = None
         self.received: dict[int, float] = {}
+        self.arrived = threading.Condition()  # notified with each state received
         self.stop = threading.Event()
         self.opened = threading.Event()
         self.bytes = 0  # everything read from the stream after its first whole state
@@ -181,7 +192,9 @@ class EventClient(threading.Thread):
                 if not line:
                     break
                 if line.startswith(b"id: "):
-                    self.received[int(line[4:])] = time.perf_counter()
+                    with self.arrived:
+                        self.received[int(line[4:])] = time.perf_counter()
+                        self.arrived.notify_all()
                 if self.state is not None:
                     self.bytes += len(line)
                 if line.startswith(b"data: ") and line.strip() != b"data: {}":
@@ -191,6 +204,11 @@ class EventClient(threading.Thread):
             self.opened.set()
         finally:
             conn.close()
+
+    def wait_for(self, version: int, timeout: float) -> bool:
+        """Whether the state ``version`` arrived within ``timeout`` seconds (at once for a refused stream)."""
+        with self.arrived:
+            return self.arrived.wait_for(lambda: version in self.received or self.status != 200, timeout)
 
     def _take(self, data: dict) -> None:
         if "ops" in data and self.state is not None:  # a patch: what it saved against the whole state
@@ -285,7 +303,7 @@ def game_night(args, data_dir: Path) -> None:
     elapsed = time.perf_counter() - started
     mover.stop.set()
     mover.join(5)
-    time.sleep(0.5)  # the last move's state reaches the streams
+    last_move_reached(mover, events)
     for client in events + videos:
         client.stop.set()
     rss_after = rss_mb()
@@ -489,7 +507,7 @@ def six_seats(args, data_dir: Path) -> None:
         time.sleep(args.seats_s)
         mover.stop.set()
         mover.join(5)
-        time.sleep(0.5)  # the last move's state reaches the streams
+        last_move_reached(mover, clients)
         for client in clients:
             client.stop.set()
     finally:
