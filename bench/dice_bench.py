@@ -339,6 +339,27 @@ def identity_photos(root: Path, identities: Path = IDENTITIES) -> dict[tuple[str
     return photos
 
 
+@functools.lru_cache(maxsize=4)
+def _lessons(root: Path, identities: Path, slanted: bool) -> dict[tuple[str, str, str], tuple]:
+    """What teaching each photo of ``identities`` gave (:func:`_lesson`), by die, face and the photo's place among
+    that face's (:func:`identity_photos`; one photo may show two alike dice with one face up): kept for the
+    next choice of teaching photos, which teaches most of the same photos again (teaching is most of a taught
+    set's time)."""
+    return {}
+
+
+def _lesson(name: str, face: str, picture, slanted: bool) -> tuple[FaceTemplates | None, float]:
+    """The one ``picture`` taught alone as ``face`` of die ``name`` (None where it is refused), and the time it
+    took in ms: its samples, added in order to a set of templates, teach that set what the picture would."""
+    lesson = FaceTemplates(slanted=slanted)
+    start = time.perf_counter()
+    try:
+        lesson.learn(name, face, picture)
+    except ValueError:
+        return None, 0.0
+    return lesson, (time.perf_counter() - start) * 1000
+
+
 def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS, ways: int = 1,
                 slanted: bool = True) -> tuple[dict, float]:
     """Taught dice on real photos (train split only): ``identities`` names the physical die, or the look of
@@ -352,6 +373,7 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
     teaching photos leaves 66 dice to read, where a die is 1.5%. ``slanted`` False teaches without the
     slanted samples (:class:`FaceTemplates`). Returns the totals and the mean time to learn one photo (ms)."""
     photos = identity_photos(root, identities)
+    lessons = _lessons(root, identities, slanted)
     times = []
     total = {"dice": 0, "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0,
              "guessed": 0, "guessed_right": 0}
@@ -359,18 +381,20 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
         templates = FaceTemplates(slanted=slanted)
         rest = []
         for (name, face), pictures in sorted(photos.items()):
-            ordered = sorted(pictures, key=lambda p: p[0])
+            ordered = sorted(enumerate(pictures), key=lambda p: p[1][0])  # by photo; its place names it
             taught = 0
-            for _, picture, as_taken in ordered[way % len(ordered):] + ordered[:way % len(ordered)]:
+            for k, (_, picture, as_taken) in ordered[way % len(ordered):] + ordered[:way % len(ordered)]:
                 if taught == looks:
                     rest.append((face, as_taken))
                     continue
-                start = time.perf_counter()
-                try:
-                    templates.learn(name, face, picture, new_face=taught == 0)
-                except ValueError:
+                if (name, face, k) not in lessons:
+                    lessons[name, face, k] = _lesson(name, face, picture, slanted)
+                lesson, ms = lessons[name, face, k]
+                if lesson is None:
                     continue  # refused (another die in the crop): the next photo is shown instead
-                times.append((time.perf_counter() - start) * 1000)
+                for i, (_, _, descriptor) in enumerate(lesson.samples):
+                    templates.add(name, face, descriptor, new_face=taught == 0 and i == 0)
+                times.append(ms)
                 taught += 1
         reader = TaughtReader(templates)
         total["dice"] += len(rest)
