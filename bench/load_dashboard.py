@@ -206,9 +206,11 @@ class EventClient(threading.Thread):
             conn.close()
 
     def wait_for(self, version: int, timeout: float) -> bool:
-        """Whether the state ``version`` arrived within ``timeout`` seconds (at once for a refused stream)."""
+        """Whether the state ``version``, or a later one, arrived within ``timeout`` seconds (at once for a refused
+        stream)."""
         with self.arrived:
-            return self.arrived.wait_for(lambda: version in self.received or self.status != 200, timeout)
+            return self.arrived.wait_for(lambda: max(self.received, default=-1) >= version or self.status != 200,
+                                         timeout)
 
     def _take(self, data: dict) -> None:
         if "ops" in data and self.state is not None:  # a patch: what it saved against the whole state
