@@ -341,7 +341,7 @@ def identity_photos(root: Path, identities: Path = IDENTITIES) -> dict[tuple[str
 
 
 @functools.lru_cache(maxsize=4)
-def _lessons(root: Path, identities: Path, slanted: bool) -> dict[tuple[str, str, str], tuple]:
+def _lessons(root: Path, identities: Path, slanted: bool) -> dict[tuple[str, str, int], tuple]:
     """What teaching each photo of ``identities`` gave (:func:`_lesson`), by die, face and the photo's place among
     that face's (:func:`identity_photos`; one photo may show two alike dice with one face up): kept for the
     next choice of teaching photos, which teaches most of the same photos again (teaching is most of a taught
