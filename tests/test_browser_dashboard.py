@@ -101,6 +101,18 @@ def broken_words(page, selector: str = "body") -> list[tuple[str, str]]:
     }""", selector)]
 
 
+def controls_off_screen(page, width: int) -> list[tuple[str, str, int]]:
+    """Shown buttons, fields and links that reach past either side of a screen ``width`` wide, as (tag, text,
+    right edge): a phone shows them only when the player scrolls a table sideways, if they think of it."""
+    return [tuple(found) for found in page.evaluate("""(width) => [...document.querySelectorAll(
+            'button, select, input, textarea, a')]
+        .filter((e) => e.offsetParent !== null && e.getClientRects().length)
+        .map((e) => [e, e.getBoundingClientRect()])
+        .filter(([, box]) => box.left < -0.5 || box.right > width + 0.5)
+        .map(([e, box]) => [e.tagName, (e.textContent || e.name || '').trim().slice(0, 30), Math.round(box.right)])""",
+        width)]
+
+
 def until(page, expression: str, timeout_ms: int = TIMEOUT_MS) -> None:
     """Wait until ``expression`` is true in the page. (Playwright's wait_for_function evaluates a string
     inside the page, which the dashboard's Content-Security-Policy rightly forbids.)"""
@@ -475,8 +487,9 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
         # Nothing sticks out sideways: the page is as wide as the screen (wide tables scroll inside).
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], path
         assert broken_words(page) == [], path  # "Op / en" on a button, "fandoo / ble" in a table
+        assert controls_off_screen(page, size["width"]) == [], path  # "Open" at the end of a table scrolled sideways
 
-    runtime.new_game("fandooble", ["Lola", "Grace", LONG])
+    runtime.new_game("fandooble", ["Lola", "Grace", LONG, "Maximilian"])  # and a name of a usual length
     for move in ("roll CCCF", f"steal {LONG}", "bank", "roll CGRK"):
         runtime.play(move, source="camera")
     runtime.raise_alert("the camera saw 5 dice; Grace throws 4", source="camera", payload={"move": "roll CCGF"})
@@ -484,18 +497,19 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
         shoot(path, name)
     # A campaign with one game played to the end and the next one under way.
     api = with_token(app.test_client())
-    campaign = api.post("/api/campaigns", json={"group": ["Anne", LONG, "Rachel"], "title": "Tuesday"}).get_json()
+    campaign = api.post("/api/campaigns", json={"group": ["Anne", LONG, "Rachel", "Maximilian"], "title": "Tuesday"}).get_json()
     games_url = f"/api/campaigns/{campaign['campaign']['campaign_id']}/games"
-    api.post(games_url, json={"players": ["Anne", LONG, "Rachel"], "replace": True})  # the Fandooble game is in play
+    api.post(games_url, json={"players": ["Anne", LONG, "Rachel", "Maximilian"], "replace": True})  # the Fandooble game is in play
     rng = random.Random(5)
     while not runtime.session.state.over:
         runtime.play(fable.random_move(runtime.session.state, rng).to_text(), source="dashboard")
-    api.post(games_url, json={"players": ["Anne", LONG, "Rachel"]})
+    api.post(games_url, json={"players": ["Anne", LONG, "Rachel", "Maximilian"]})
     first = runtime.session.state.player
     for move in (f"move {first} 1", f"action {first}"):
         runtime.play(move, source="dashboard")
     runtime.raise_alert("expected location 7 from the deck (7:1), saw 8:1: check the deck order", source="camera")
-    for path, name in (("/fable", "fable"), ("/", "table-fable"), ("/campaigns", "campaigns")):
+    # The Fandooble game replaced and the campaign's first game are stored, each with its "Open".
+    for path, name in (("/fable", "fable"), ("/", "table-fable"), ("/campaigns", "campaigns"), ("/setup", "setup-stored")):
         shoot(path, name)
 
 

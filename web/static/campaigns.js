@@ -14,11 +14,11 @@
     }
     $("campaign-list").replaceChildren(campaigns.length ? el("table", {}, el("tbody", {}, campaigns.map((c) =>
       el("tr", { class: c.campaign_id === selected ? "current" : "", dataset: { id: c.campaign_id } },
-        el("td", {}, el("b", { text: c.title }), el("div", { class: "meta names", text: c.group.join(", ") })),
-        // The games and where the campaign stands in one column: four fit the narrowest phone without breaking a word.
-        el("td", {}, el("span", { text: `${c.games} game${c.games === 1 ? "" : "s"}` }),
-          el("div", { class: "meta", text: c.playing ? "playing" : c.on_table ? "on the table" : "parked" })),
-        el("td", {}, el("button", { type: "button", class: "small secondary", text: "Open", onclick: () => { selected = c.campaign_id; refresh(); } })))))) :
+        // What the campaign is and where it stands in one column, its button in the other: a column more took
+        // the width a player's name needs on the narrowest phone ("Maximilia / n").
+        el("td", { class: "names" }, el("b", { text: c.title }), el("div", { class: "meta", text: c.group.join(", ") }),
+          el("div", { class: "meta", text: `${c.games} game${c.games === 1 ? "" : "s"} · ${c.playing ? "playing" : c.on_table ? "on the table" : "parked"}` })),
+        el("td", { class: "act" }, el("button", { type: "button", class: "small secondary", text: "Open", onclick: () => { selected = c.campaign_id; refresh(); } })))))) :
       el("p", { class: "muted", text: "No campaign yet: create one for your group." }));
   }
 

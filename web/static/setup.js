@@ -50,11 +50,13 @@
   async function loadPast() {
     try {
       const games = await getJSON("/api/games/history");
+      // Two columns, the game and what can be done with it, so that "Open" is on a phone's screen whatever the
+      // players' names: a third and fourth column pushed it off to the side, to be scrolled to.
       const rows = games.map((g) => el("tr", { class: g.in_play ? "current" : "" },
-        el("td", { text: `${g.game}${g.title ? ` · ${g.title}` : ""}` }),
-        el("td", { text: g.players.join(", ") }),
-        el("td", { text: new Date(g.created * 1000).toLocaleDateString() }),
-        el("td", {}, g.in_play ? el("span", { class: "muted", text: "in play" }) :
+        el("td", { class: "names" },
+          el("div", { text: `${TC.gameInfo(g.game).title}${g.title ? ` · ${g.title}` : ""}` }),
+          el("div", { class: "muted", text: `${g.players.join(", ")} · ${new Date(g.created * 1000).toLocaleDateString()}` })),
+        el("td", { class: "act" }, g.in_play ? el("span", { class: "muted", text: "in play" }) :
           el("button", { type: "button", class: "small", text: "Open", onclick: async () => {
             if (await act(`/api/games/${encodeURIComponent(g.session_id)}/open`, {})) { say("Game opened."); loadPast(); }
           } }))));
