@@ -14,6 +14,7 @@ from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
     LAPTOP,
     PHONE,
     browser_type_launch_args,
+    hidden_sideways,
     not_blank,
     until,
 )
@@ -93,6 +94,7 @@ def test_a_command_an_answer_and_an_idea_card_each_screen_sees_its_own(dashboard
             (Path(SHOTS) / f"bable-{name}.png").write_bytes(png)
     for page, size in ((table, LAPTOP), (anne, PHONE), (paul, PHONE)):
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        assert hidden_sideways(page) == []  # the players' table shown whole, row by row on a phone
     assert table_errors == anne_errors == paul_errors == []
 
 

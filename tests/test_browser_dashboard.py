@@ -113,6 +113,15 @@ def controls_off_screen(page, width: int) -> list[tuple[str, str, int]]:
         width)]
 
 
+def hidden_sideways(page) -> list[tuple[str, int, int]]:
+    """Shown boxes whose content is wider than they are, to be scrolled sideways (a table's last columns, off a
+    phone's screen): (id or class, content width, box width)."""
+    return [tuple(found) for found in page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter((e) => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1
+                && ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX))
+        .map((e) => [e.id || e.className, e.scrollWidth, e.clientWidth])""")]
+
+
 def until(page, expression: str, timeout_ms: int = TIMEOUT_MS) -> None:
     """Wait until ``expression`` is true in the page. (Playwright's wait_for_function evaluates a string
     inside the page, which the dashboard's Content-Security-Policy rightly forbids.)"""
@@ -488,6 +497,7 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], path
         assert broken_words(page) == [], path  # "Op / en" on a button, "fandoo / ble" in a table
         assert controls_off_screen(page, size["width"]) == [], path  # "Open" at the end of a table scrolled sideways
+        assert hidden_sideways(page) == [], path  # a table's last columns, to be scrolled to on a phone
 
     runtime.new_game("fandooble", ["Lola", "Grace", LONG, "Maximilian"])  # and a name of a usual length
     for move in ("roll CCCF", f"steal {LONG}", "bank", "roll CGRK"):

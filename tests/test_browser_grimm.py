@@ -15,6 +15,7 @@ from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
     PHONE,
     SMALL_PHONE,
     broken_words,
+    hidden_sideways,
     browser_type_launch_args,
     not_blank,
     until,
@@ -84,6 +85,7 @@ def test_two_phones_pick_in_secret_and_everyone_sees_both_after_the_reveal(dashb
             (Path(SHOTS) / f"grimm-{name}.png").write_bytes(png)
     for page, size in ((table, LAPTOP), (anne, PHONE), (paul, PHONE)):
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        assert hidden_sideways(page) == []  # the players' table shown whole, row by row on a phone
     assert table_errors == anne_errors == paul_errors == []
 
 
@@ -101,4 +103,5 @@ def test_on_the_narrowest_phone_a_game_fits_the_screen_with_no_word_broken(dashb
         until(page, f"document.getElementById('turn').textContent.startsWith({first!r})")
         assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
         assert broken_words(page) == []
+        assert hidden_sideways(page) == []
     assert phone.text_content("#me") == "Anne's phone"

@@ -520,9 +520,25 @@ const TC = (() => {
     return seat && seat.claimed ? "on their phone" : "on the shared screen";
   }
 
+  // A table of players (or games) that a narrow screen shows row by row, each cell under its column's name, where
+  // it would hide columns off to the side (style.css, table.stacked). Cell ``lead`` (the name) heads its row.
+  function stacked(table, lead = 0) {
+    const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.cells].forEach((cell, i) => {
+        if (i === lead) cell.classList.add("lead", "names");
+        else if (heads[i]) cell.dataset.label = heads[i];
+        const length = cell.textContent.length;  // a date takes two of a row's places, a list of names the whole row
+        if (i !== lead && length > 6) cell.classList.add(length > 16 ? "wide" : "pair", "names");
+      });
+    }
+    table.classList.add("stacked");
+    return table;
+  }
+
   document.addEventListener("DOMContentLoaded", start);
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
            lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
-           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses };
+           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked };
 })();

@@ -115,7 +115,7 @@
       el("td", { text: [...p.face_up.map((c) => label(s, c)), p.face_down ? `${p.face_down} face down` : ""].filter(Boolean).join(", ") || "—" }),
       el("td", { class: "num", text: p.hand_size, title: shownText(p) }),
       el("td", { text: [p.words_down ? "words face down" : "", p.to_discard ? `discards ${p.to_discard}` : "", !p.dealt ? "not dealt yet" : "", shownText(p)].filter(Boolean).join("; ") })));
-    $("supplies").replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, rows)));
+    $("supplies").replaceChildren(TC.stacked(el("table", {}, el("thead", {}, head), el("tbody", {}, rows))));
   }
 
   // The Word cards a player has shown to everyone (an answer, a Reveal), with the turn: the table's memory.

@@ -130,15 +130,15 @@
     });
     $("score-chart").replaceChildren(lineChart(c.group.map((p) => ({ name: p, points: points[p] })), { width, yLabel: "session score", xLabel: "games finished" }));
     $("history-legend").replaceChildren(legend(c.group));
-    $("games-table").replaceChildren(el("table", {},
+    $("games-table").replaceChildren(TC.stacked(el("table", {},
       el("thead", {}, el("tr", {}, ["#", "Date", "Players", "Winners", "Juices", "Scores"].map((h) => el("th", { text: h })))),
       el("tbody", {}, c.games.slice().reverse().map((g) => el("tr", {},
-        el("td", { text: g.number }),
+        el("td", { text: `#${g.number}` }),
         el("td", { text: new Date(g.started * 1000).toLocaleDateString() }),
         el("td", { text: g.players.join(", ") }),
         el("td", { text: g.status === "finished" ? g.winners.join(", ") : g.status }),
         el("td", { text: Object.entries(g.juices).map(([p, n]) => `${p} ${n}`).join(", ") }),
-        el("td", { text: Object.entries(g.scores).map(([p, n]) => `${p} ${n}`).join(", ") }))))));
+        el("td", { text: Object.entries(g.scores).map(([p, n]) => `${p} ${n}`).join(", ") })))))));
   }
 
   $("new-campaign-form").addEventListener("submit", async (ev) => {

@@ -52,10 +52,10 @@
     const box = $("result");
     box.hidden = !s.over;
     if (!s.over) { box.replaceChildren(); return; }
-    box.replaceChildren(el("table", {},
+    box.replaceChildren(TC.stacked(el("table", {},
       el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { class: "num", text: "Juices" }), el("th", { class: "num", text: "Fruits" }), el("th", { class: "num", text: "Session score" }))),
       el("tbody", {}, s.players.map((p) => el("tr", { class: s.winners.includes(p.name) ? "current" : "" },
-        el("td", { text: p.name }), el("td", { class: "num", text: p.juices }), el("td", { class: "num", text: p.fruits }), el("td", { class: "num", text: s.scores[p.name] ?? "" }))))));
+        el("td", { text: p.name }), el("td", { class: "num", text: p.juices }), el("td", { class: "num", text: p.fruits }), el("td", { class: "num", text: s.scores[p.name] ?? "" })))))));
   }
 
   // A campaign game: where it belongs and, once it is over, what the players do before the next game
@@ -234,14 +234,14 @@
   }
 
   function renderPlayers(s) {
-    $("players").replaceChildren(el("table", {},
+    $("players").replaceChildren(TC.stacked(el("table", {},
       el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { class: "num", text: "At" }), el("th", { class: "num", text: "Juices" }), el("th", { class: "num", text: "Fruits" }), el("th", { class: "num", text: "Turns" }))),
       el("tbody", {}, s.players.map((p) => el("tr", { class: p.name === s.current ? "current" : "" },
         el("td", { text: `${p.name}${p.name === s.start_player ? " ★" : ""}${s.final_round && p.name === s.last_turn ? " (last turn)" : ""}` }),
         el("td", { class: "num", text: p.location ?? "–" }),
         el("td", { class: "num", text: p.juices }),
         el("td", { class: "num", text: p.fruits }),
-        el("td", { class: "num", text: p.turns }))))));
+        el("td", { class: "num", text: p.turns })))))));
   }
 
   async function play(move) {

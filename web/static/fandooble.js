@@ -138,10 +138,10 @@
   function renderStashes(s) {
     const rows = s.players.map((p) => el("tr", { class: p.name === s.current ? "current" : "" },
       el("td", { text: p.name }), el("td", { class: "num", text: p.stash })));
-    $("stashes").replaceChildren(el("table", {},
+    $("stashes").replaceChildren(TC.stacked(el("table", {},
       el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { class: "num", text: "Gold in stash" }))),
       el("tbody", {}, rows,
-        el("tr", {}, el("td", { text: "Dragon's pile" }), el("td", { class: "num", text: s.pile })))));
+        el("tr", {}, el("td", { text: "Dragon's pile" }), el("td", { class: "num", text: s.pile }))))));
   }
 
   function renderLog(game) {

@@ -86,7 +86,7 @@
       el("td", { class: "num", text: p.fables }), el("td", { text: p.friend ? p.friend.name : "—" }),
       el("td", { text: `${p.house_count ? `${p.house_count}: ${resText(p.houses)}` : "0"}${p.first_builder.length ? ` · First Builder: ${p.first_builder.join(", ")}` : ""}` }),
       el("td", { text: RES.filter((r) => p.building[r]).map((r) => `${r} (${p.building[r]})`).join(", ") || "—" })));
-    $("players").replaceChildren(el("table", {}, el("thead", {}, head), el("tbody", {}, rows)));
+    $("players").replaceChildren(TC.stacked(el("table", {}, el("thead", {}, head), el("tbody", {}, rows))));
     $("piles").textContent = `Fable deck ${s.fable_deck}, discarded ${s.fable_discard} · costs: floor ${s.costs.floor}, walls ${s.costs.walls} (+ a Friend), roof ${s.costs.roof}`;
   }
 

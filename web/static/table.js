@@ -47,7 +47,7 @@
         keys.map((k) => el("td", { class: "num", text: show(p[k]) }))));
     });
     table.append(body);
-    box.append(el("div", { class: "scroll-x" }, table));
+    box.append(el("div", { class: "scroll-x" }, TC.stacked(table, 1)));
   }
   const show = (v) => v === undefined || v === null ? "" : Array.isArray(v) ? v.join(" ") : typeof v === "object" ? Object.entries(v).map(([a, b]) => `${a} ${b}`).join(", ") : String(v);
 
