@@ -470,6 +470,36 @@ def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
     assert runtime.session.state.coins == 60 and runtime.session.players == ("Lola", "Grace")
 
 
+def test_a_table_that_fits_stays_a_table_and_one_that_does_not_is_shown_row_by_row(dashboard, page, runtime):
+    url, _ = dashboard
+    runtime.new_game("fable", ["Anne", "Maximilian", "Rachel", "Paul"])
+    stacked = "document.querySelector('#players table').classList.contains('stacked')"
+    page.set_viewport_size(SMALL_PHONE)
+    page.goto(url + "/fable")
+    page.wait_for_selector("#players table")
+    # Five columns do not fit a 320-pixel phone: each player's row, its numbers under their names.
+    assert page.evaluate(stacked) and hidden_sideways(page) == []
+    cells = page.evaluate("""[...document.querySelectorAll('#players tbody tr:nth-child(2) td')].map((td) => {
+        const box = td.getBoundingClientRect();
+        return [td.dataset.label || null, td.textContent, box.left >= 0 && box.right <= window.innerWidth];
+    })""")
+    assert [(label, on_screen) for label, _, on_screen in cells] == [
+        (None, True), ("At", True), ("Juices", True), ("Fruits", True), ("Turns", True)]
+    assert cells[0][1] == "Maximilian"
+    assert broken_words(page, "#players") == []
+    page.set_viewport_size({"width": SMALL_PHONE["height"], "height": SMALL_PHONE["width"]})  # the phone turned
+    until(page, f"!{stacked}")
+    assert hidden_sideways(page) == []
+    page.set_viewport_size(SMALL_PHONE)
+    until(page, stacked)
+    # Two columns fit: the Fandooble stashes stay a table on the narrowest phone.
+    runtime.new_game("fandooble", ["Anne", "Maximilian"])
+    page.goto(url + "/fandooble")
+    page.wait_for_selector("#stashes table")
+    assert not page.evaluate("document.querySelector('#stashes table').classList.contains('stacked')")
+    assert hidden_sideways(page) == [] and broken_words(page, "#stashes") == []
+
+
 # -- screenshots ---------------------------------------------------------------------------
 
 

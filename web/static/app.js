@@ -520,21 +520,48 @@ const TC = (() => {
     return seat && seat.claimed ? "on their phone" : "on the shared screen";
   }
 
-  // A table of players (or games) that a narrow screen shows row by row, each cell under its column's name, where
-  // it would hide columns off to the side (style.css, table.stacked). Cell ``lead`` (the name) heads its row.
+  // A table of players (or games) that its box shows row by row when its columns do not fit, each cell under its
+  // column's name, where it would hide its last columns off to the side (style.css, table.stacked). Cell ``lead``
+  // (the name) heads its row.
   function stacked(table, lead = 0) {
     const heads = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
     for (const row of table.querySelectorAll("tbody tr")) {
       [...row.cells].forEach((cell, i) => {
-        if (i === lead) cell.classList.add("lead", "names");
+        if (i === lead) cell.classList.add("lead");
         else if (heads[i]) cell.dataset.label = heads[i];
         const length = cell.textContent.length;  // a date takes two of a row's places, a list of names the whole row
-        if (i !== lead && length > 6) cell.classList.add(length > 16 ? "wide" : "pair", "names");
+        if (i !== lead && length > 6) cell.classList.add(length > 16 ? "wide" : "pair");
       });
     }
-    table.classList.add("stacked");
+    table.classList.add("stackable");
     return table;
   }
+  // Whether such a table fits is measured when it is shown and whenever its box changes width (a screen turned,
+  // a section opened): no page calls this itself.
+  function fitTables(box) {
+    for (const table of box.querySelectorAll(":scope > table.stackable")) {
+      table.classList.remove("stacked");
+      if (box.scrollWidth > box.clientWidth + 1) table.classList.add("stacked");
+    }
+  }
+  const boxWidths = new WeakMap();
+  const resized = new ResizeObserver((entries) => {
+    for (const { target, contentRect } of entries) {
+      const width = Math.round(contentRect.width);  // its height follows the table: only a new width is news
+      if (boxWidths.get(target) !== width) { boxWidths.set(target, width); fitTables(target); }
+    }
+  });
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        if (node.nodeType !== 1) continue;
+        for (const table of node.matches("table.stackable") ? [node] : node.querySelectorAll("table.stackable")) {
+          fitTables(table.parentElement);
+          resized.observe(table.parentElement);
+        }
+      }
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
 
   document.addEventListener("DOMContentLoaded", start);
 
