@@ -529,7 +529,8 @@ const TC = (() => {
       [...row.cells].forEach((cell, i) => {
         if (i === lead) cell.classList.add("lead");
         else if (heads[i]) cell.dataset.label = heads[i];
-        const length = cell.textContent.length;  // a date takes two of a row's places, a list of names the whole row
+        // A date, or a column's name longer than "Winners", takes two of a row's places; a list of names the whole row.
+        const length = Math.max(cell.textContent.length, (heads[i] || "").length - 1);
         if (i !== lead && length > 6) cell.classList.add(length > 16 ? "wide" : "pair");
       });
     }
