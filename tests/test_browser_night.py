@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
-    PHONE, _live, browser_type_launch_args, dashboard, page, runtime, until)
+    PHONE, SMALL_PHONE, _live, browser_type_launch_args, dashboard, page, runtime, until)
 
 pytestmark = pytest.mark.browser
 
@@ -112,6 +112,30 @@ def test_every_tab_is_in_sight_on_a_phone_and_the_page_never_scrolls_sideways(da
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+@pytest.mark.parametrize("size", [PHONE, SMALL_PHONE, {"width": 360, "height": 640}], ids=["390", "320", "360"])
+def test_while_a_page_scrolls_on_a_phone_what_stays_on_the_screen_takes_a_quarter_at_most(dashboard, page, runtime,
+                                                                                           size):
+    # The seven tabs wrap to three to five rows on a phone; kept on the screen as a page scrolled, with the header
+    # and the undo bar they covered 387 of a 320 x 568 phone's 568 pixels.
+    url, _ = dashboard
+    runtime.new_game("fable", ["Anne", "Paul"])
+    page.set_viewport_size(size)
+    page.goto(url + "/fable")
+    page.wait_for_selector("#players table")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    until(page, "window.scrollY > 0")
+    covered = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter((e) => ['fixed', 'sticky'].includes(getComputedStyle(e).position) && e.getClientRects().length)
+        .map((e) => e.getBoundingClientRect())
+        .filter((box) => box.bottom > 0 && box.top < window.innerHeight)
+        .reduce((sum, box) => sum + Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0), 0)""")
+    assert covered <= size["height"] / 4
+    assert _inside_the_screen(page, "header.top")  # the header, its way home, stays
+    page.evaluate("window.scrollTo(0, 0)")
+    until(page, "window.scrollY === 0")
+    assert _inside_the_screen(page, "nav.tabs a >> nth=-1")  # every tab is at the top of the page
+
+
 def test_the_fandooble_decision_is_in_sight_without_scrolling(dashboard, page, runtime):
     url, _ = dashboard
     runtime.new_game("fandooble", ["Lola", "Grace", "Paul"])
@@ -185,7 +209,9 @@ def test_a_campaign_is_parked_and_a_new_one_started_from_the_campaigns_page_alon
     page.fill("#campaign-title", "Friday group")
     page.click("#new-campaign-form button[type=submit]")
     page.wait_for_selector("#instructions-title >> text=Friday group")
-    page.wait_for_selector("#start-game:not([hidden])")
+    # Its own players offered, never the parked group's (the page hides those at once).
+    page.wait_for_selector("#start-game:not([hidden]) #start-players button >> text=Rachel")
+    assert page.text_content("#start-players") == "RachelTom"
     page.click("#start-button")
     page.wait_for_url("**/fable")
     assert runtime.session is not None and runtime.session.players == ("Rachel", "Tom")

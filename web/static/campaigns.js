@@ -18,18 +18,29 @@
         // the width a player's name needs on the narrowest phone ("Maximilia / n").
         el("td", { class: "names" }, el("b", { text: c.title }), el("div", { class: "meta", text: c.group.join(", ") }),
           el("div", { class: "meta", text: `${c.games} game${c.games === 1 ? "" : "s"} · ${c.playing ? "playing" : c.on_table ? "on the table" : "parked"}` })),
-        el("td", { class: "act" }, el("button", { type: "button", class: "small secondary", text: "Open", onclick: () => { selected = c.campaign_id; refresh(); } })))))) :
+        el("td", { class: "act" }, el("button", { type: "button", class: "small secondary", text: "Open", onclick: () => choose(c.campaign_id) })))))) :
       el("p", { class: "muted", text: "No campaign yet: create one for your group." }));
+  }
+
+  // Another campaign chosen: the last one's "Start the game", with its players, goes until this one's is shown.
+  function choose(id) {
+    selected = id;
+    $("start-game").hidden = true;
+    refresh();
   }
 
   async function loadDetail() {
     if (!selected) { $("campaign").hidden = true; $("campaign-cards").hidden = true; $("campaign-history").hidden = true; return; }
+    const asked = selected;
+    let answer;
     try {
-      detail = await getJSON(`/api/campaigns/${encodeURIComponent(selected)}`);
+      answer = await getJSON(`/api/campaigns/${encodeURIComponent(asked)}`);
     } catch (err) {
-      selected = null;
+      if (asked === selected) selected = null;
       return;
     }
+    if (asked !== selected) return;  // another campaign was chosen meanwhile: its own answer follows
+    detail = answer;
     render(detail);
   }
 
@@ -145,10 +156,9 @@
     ev.preventDefault();
     const done = await act("/api/campaigns", { group: $("campaign-group").value, title: $("campaign-title").value });
     if (done) {
-      selected = done.campaign.campaign_id;
       $("new-campaign").open = false;
       showInstructions(done.instructions);
-      refresh();
+      choose(done.campaign.campaign_id);
     }
   });
   $("campaign-import").addEventListener("change", async () => {
@@ -158,7 +168,7 @@
     try { document_ = JSON.parse(await file.text()); } catch (err) { say("That file is not JSON: choose a campaign export.", "error"); return; }
     const done = await act("/api/campaigns/import", { document: document_ });
     $("campaign-import").value = "";
-    if (done) { selected = done.campaign.campaign_id; say(`Imported '${done.campaign.title}'.`); refresh(); }
+    if (done) { say(`Imported '${done.campaign.title}'.`); choose(done.campaign.campaign_id); }
   });
 
   let timer = null;
