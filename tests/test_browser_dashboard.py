@@ -523,7 +523,7 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
         png = page.screenshot(full_page=True)
         (shots / f"{name}-{size['width']}.png").write_bytes(png)
         assert not_blank(png), f"{path} is blank at {size}"
-        # Nothing sticks out sideways: the page is as wide as the screen (wide tables scroll inside).
+        # Nothing sticks out sideways: the page is as wide as the screen (a wide table is shown row by row).
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], path
         assert broken_words(page) == [], path  # "Op / en" on a button, "fandoo / ble" in a table
         assert controls_off_screen(page, size["width"]) == [], path  # "Open" at the end of a table scrolled sideways
@@ -537,19 +537,21 @@ def test_every_page_draws_at_phone_and_laptop_width(dashboard, page, runtime, si
         shoot(path, name)
     # A campaign with one game played to the end and the next one under way.
     api = with_token(app.test_client())
-    campaign = api.post("/api/campaigns", json={"group": ["Anne", LONG, "Rachel", "Maximilian"], "title": "Tuesday"}).get_json()
+    group = ["Anne", LONG, "Rachel", "Maximilian"]
+    campaign = api.post("/api/campaigns", json={"group": group, "title": "Tuesday"}).get_json()
     games_url = f"/api/campaigns/{campaign['campaign']['campaign_id']}/games"
-    api.post(games_url, json={"players": ["Anne", LONG, "Rachel", "Maximilian"], "replace": True})  # the Fandooble game is in play
+    api.post(games_url, json={"players": group, "replace": True})  # the Fandooble game is in play
     rng = random.Random(5)
     while not runtime.session.state.over:
         runtime.play(fable.random_move(runtime.session.state, rng).to_text(), source="dashboard")
-    api.post(games_url, json={"players": ["Anne", LONG, "Rachel", "Maximilian"]})
+    api.post(games_url, json={"players": group})
     first = runtime.session.state.player
     for move in (f"move {first} 1", f"action {first}"):
         runtime.play(move, source="dashboard")
     runtime.raise_alert("expected location 7 from the deck (7:1), saw 8:1: check the deck order", source="camera")
     # The Fandooble game replaced and the campaign's first game are stored, each with its "Open".
-    for path, name in (("/fable", "fable"), ("/", "table-fable"), ("/campaigns", "campaigns"), ("/setup", "setup-stored")):
+    for path, name in (("/fable", "fable"), ("/", "table-fable"), ("/campaigns", "campaigns"),
+                       ("/setup", "setup-stored")):
         shoot(path, name)
 
 
