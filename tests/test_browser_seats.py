@@ -20,7 +20,9 @@ from tests.test_browser_dashboard import (  # noqa: F401  (fixtures)
     PHONE,
     TIMEOUT_MS,
     browser_type_launch_args,
+    controls_off_screen,
     dashboard,
+    hidden_sideways,
     runtime,
     until,
 )
@@ -147,6 +149,8 @@ def test_a_fandooble_phone_offers_only_the_choices_its_player_may_make(dashboard
         grace.wait_for_selector("#actions-title >> text=Grace's choice")
         lola.wait_for_selector("#actions-title >> text=Grace's choice")
         assert grace.is_visible("#bank") and not lola.is_visible("#bank")
+        for phone in (lola, grace):  # a seat's own view, whole on its phone
+            assert hidden_sideways(phone) == [] and controls_off_screen(phone, PHONE["width"]) == []
 
 
 def test_a_fabled_fruit_phone_offers_only_the_choices_its_player_may_make(dashboard, browser, runtime):
@@ -162,3 +166,5 @@ def test_a_fabled_fruit_phone_offers_only_the_choices_its_player_may_make(dashbo
         mine.wait_for_selector("#choice-buttons button")
         theirs.wait_for_selector(f"#choices-help >> text={current} chooses on their phone.")
         assert theirs.locator("#choice-buttons button").count() == 0
+        for phone in (mine, theirs):
+            assert hidden_sideways(phone) == [] and controls_off_screen(phone, PHONE["width"]) == []
