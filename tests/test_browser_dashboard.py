@@ -394,14 +394,20 @@ def test_the_table_corners_are_calibrated_by_tapping_the_live_view(dashboard, pa
     until(page, "document.getElementById('cal-img').naturalWidth === 960")
     image.scroll_into_view_if_needed()
     box = image.bounding_box()
-    for fx, fy in ((0.1, 0.1), (0.9, 0.12), (0.92, 0.9), (0.08, 0.88)):
+    assert page.is_disabled("#cal-back")
+    for fx, fy in ((0.1, 0.1), (0.9, 0.12), (0.5, 0.5)):  # the third tapped wrong, as a thumb does
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    page.click("#cal-back")  # that corner alone is taken back
+    page.wait_for_selector("#cal-status >> text=Tap the SE corner (3 of 4).")
+    box = image.bounding_box()  # where it is now: reaching the button may have scrolled the page
+    for fx, fy in ((0.92, 0.9), (0.08, 0.88)):
         page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
     page.wait_for_selector("#cal-status >> text=All four corners marked")
     page.click("#cal-save")
     page.wait_for_selector("#cal-stored >> text=Stored corners")
     corners = Config.load(tmp_path / "config.toml").get("table", "corners_px")
     assert len(corners) == 4
-    assert corners[0][0] == pytest.approx(96, abs=3) and corners[2][1] == pytest.approx(486, abs=3)
+    assert corners[0][0] == pytest.approx(96, abs=3) and corners[2] == pytest.approx([883, 486], abs=3)
 
 
 def test_the_dice_tray_is_marked_by_tapping_its_corners_on_the_live_view(dashboard, page, runtime, tmp_path):
@@ -414,14 +420,19 @@ def test_the_dice_tray_is_marked_by_tapping_its_corners_on_the_live_view(dashboa
     until(page, "document.getElementById('tray-img').naturalWidth === 960")
     image.scroll_into_view_if_needed()
     box = image.bounding_box()
-    for fx, fy in ((0.3, 0.3), (0.7, 0.3), (0.7, 0.8), (0.3, 0.8)):
+    for fx, fy in ((0.3, 0.3), (0.7, 0.3), (0.7, 0.8), (0.9, 0.9)):  # the last tapped wrong
         page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    page.click("#tray-back")
+    page.wait_for_selector("#tray-status >> text=Tap the tray's SW corner (4 of 4).")
+    box = image.bounding_box()  # where it is now: reaching the button may have scrolled the page
+    page.mouse.click(box["x"] + 0.3 * box["width"], box["y"] + 0.8 * box["height"])
     page.wait_for_selector("#tray-status >> text=All four corners marked")
     page.click("#tray-save")
     page.wait_for_selector("#tray-stored >> text=dashed yellow")
     saved = Config.load(tmp_path / "config.toml")
     tray, width = saved.get("table", "tray_px"), saved.get("camera", "work_width")  # in working-image pixels
     assert tray[0][0] == pytest.approx(0.3 * width, abs=3) and tray[2][1] == pytest.approx(0.8 * 540 / 960 * width, abs=3)
+    assert tray[3] == pytest.approx([0.3 * width, 0.8 * 540 / 960 * width], abs=3)  # the corner tapped again
     assert runtime.config.get("table", "tray_px") == tray  # read from the next frame on, no restart
 
 

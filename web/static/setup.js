@@ -99,6 +99,7 @@
     });
     $("cal-status").textContent = clicks.length < 4 ? `Tap the ${CORNERS[clicks.length]} corner (${clicks.length + 1} of 4).` : "All four corners marked: save them.";
     $("cal-save").disabled = clicks.length !== 4;
+    $("cal-back").disabled = !clicks.length;
   }
   const workWidth = () => (config ? valueOf("camera", "work_width") : 2304) || 2304;
   const storedCorners = () => (config ? valueOf("table", "corners_px") : []) || [];
@@ -108,7 +109,8 @@
     return k ? k.value : null;
   }
   $("cal-picture").addEventListener("click", () => { clicks = []; newPicture(); });
-  $("cal-clear").addEventListener("click", () => { clicks = []; drawMarks(); });
+  // A corner tapped wrong on a small screen is taken back alone, not with the ones tapped right.
+  $("cal-back").addEventListener("click", () => { clicks.pop(); drawMarks(); });
   $("cal-save").addEventListener("click", async () => {
     const done = await act("/api/calibration", { corners: clicks, image_size: [img.naturalWidth, img.naturalHeight] });
     if (done) {

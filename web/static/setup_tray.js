@@ -56,9 +56,11 @@
     $("tray-status").textContent = tagged ? "The tray's own tags mark it: no need to tap its corners."
       : taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
     $("tray-save").disabled = taps.length !== 4;
+    $("tray-back").disabled = !taps.length;
     $("tray-stored").textContent = tray ? SOURCES[tray.source] : "No tray is marked: no dice are read.";
   }
   $("tray-picture").addEventListener("click", picture);
+  $("tray-back").addEventListener("click", () => { taps.pop(); draw(); });  // a corner tapped wrong, taken back alone
   $("tray-save").addEventListener("click", async () => {
     const done = await act("/api/tray", { corners: taps, image_size: [img.naturalWidth, img.naturalHeight] });
     if (done) { say("Tray saved: only dice inside it are read."); taps = []; await load(); }
