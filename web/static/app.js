@@ -564,9 +564,29 @@ const TC = (() => {
     }
   }).observe(document.documentElement, { childList: true, subtree: true });
 
+  // The corners tapped on a still from the camera (Setup: the table, the dice tray), drawn over it in ``marks``
+  // (an svg laid on ``img``): the one in use dashed yellow (``inUse``, in working-image pixels of ``workWidth``),
+  // the taps in green, each named.
+  const CORNERS = ["NW", "NE", "SE", "SW"];
+  function drawCorners(marks, img, taps, inUse, workWidth) {
+    const w = img.naturalWidth || 640, h = img.naturalHeight || 360, r = w / 90;
+    marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    marks.setAttribute("preserveAspectRatio", "none");
+    marks.replaceChildren();
+    if (inUse && inUse.length === 4 && workWidth) {
+      const k = w / workWidth;
+      marks.append(svg("polygon", { points: inUse.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
+    }
+    if (taps.length > 1) marks.append(svg("polyline", { points: taps.concat(taps.length === 4 ? [taps[0]] : []).map((p) => p.join(",")).join(" "), fill: "none", stroke: "#00e0a0", "stroke-width": r / 2 }));
+    taps.forEach(([x, y], i) => {
+      marks.append(svg("circle", { cx: x, cy: y, r, fill: "#00e0a0", stroke: "#000", "stroke-width": r / 5 }));
+      marks.append(svg("text", { x: x + r * 1.3, y: y - r * 1.3, fill: "#fff", stroke: "#000", "stroke-width": r / 8, "font-size": r * 3, "font-weight": 700, text: CORNERS[i] }));
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", start);
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
            lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
-           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked };
+           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked, CORNERS, drawCorners };
 })();

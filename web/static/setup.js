@@ -3,8 +3,7 @@
 // companion, saved with the game master's PIN).
 "use strict";
 (() => {
-  const { el, svg, $, api, act, getJSON, onState, say } = TC;
-  const CORNERS = ["NW", "NE", "SE", "SW"];
+  const { el, $, api, act, getJSON, onState, say, CORNERS } = TC;
 
   // -- start a game --
   $("new-game").addEventListener("submit", async (ev) => {
@@ -81,22 +80,7 @@
     drawMarks();
   });
   function drawMarks() {
-    const marks = $("cal-marks");
-    const w = img.naturalWidth || 640, h = img.naturalHeight || 360;
-    marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
-    marks.setAttribute("preserveAspectRatio", "none");
-    marks.replaceChildren();
-    const r = w / 90;
-    const stored = storedCorners();
-    if (stored.length === 4) {
-      const scale = w / workWidth();
-      marks.append(svg("polygon", { points: stored.map(([x, y]) => `${x * scale},${y * scale}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
-    }
-    if (clicks.length > 1) marks.append(svg("polyline", { points: clicks.concat(clicks.length === 4 ? [clicks[0]] : []).map((p) => p.join(",")).join(" "), fill: "none", stroke: "#00e0a0", "stroke-width": r / 2 }));
-    clicks.forEach(([x, y], i) => {
-      marks.append(svg("circle", { cx: x, cy: y, r, fill: "#00e0a0", stroke: "#000", "stroke-width": r / 5 }));
-      marks.append(svg("text", { x: x + r * 1.3, y: y - r * 1.3, fill: "#fff", stroke: "#000", "stroke-width": r / 8, "font-size": r * 3, "font-weight": 700, text: CORNERS[i] }));
-    });
+    TC.drawCorners($("cal-marks"), img, clicks, storedCorners(), workWidth());
     $("cal-status").textContent = clicks.length < 4 ? `Tap the ${CORNERS[clicks.length]} corner (${clicks.length + 1} of 4).` : "All four corners marked: save them.";
     $("cal-save").disabled = clicks.length !== 4;
     $("cal-back").disabled = !clicks.length;

@@ -4,8 +4,7 @@
 // dashed.
 "use strict";
 (() => {
-  const { svg, $, act, getJSON, say, onState } = TC;
-  const CORNERS = ["NW", "NE", "SE", "SW"];
+  const { $, act, getJSON, say, onState, CORNERS } = TC;
   const img = $("tray-img");
   let taps = [];
   let stored = [];
@@ -35,23 +34,10 @@
     draw();
   });
   function draw() {
-    const marks = $("tray-marks");
-    const w = img.naturalWidth || 640, h = img.naturalHeight || 360, r = w / 90;
-    marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
-    marks.setAttribute("preserveAspectRatio", "none");
-    marks.replaceChildren();
     // A tray just marked applies at once; the pipeline's report of it follows with the next frame. The tray's
     // own tags come before a marked tray.
     const tray = inUse && inUse.source === "tags" ? inUse : stored.length === 4 ? { corners: stored, source: "marked" } : inUse;
-    if (tray && workWidth) {
-      const k = w / workWidth;
-      marks.append(svg("polygon", { points: tray.corners.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
-    }
-    if (taps.length > 1) marks.append(svg("polyline", { points: taps.concat(taps.length === 4 ? [taps[0]] : []).map((p) => p.join(",")).join(" "), fill: "none", stroke: "#00e0a0", "stroke-width": r / 2 }));
-    taps.forEach(([x, y], i) => {
-      marks.append(svg("circle", { cx: x, cy: y, r, fill: "#00e0a0", stroke: "#000", "stroke-width": r / 5 }));
-      marks.append(svg("text", { x: x + r * 1.3, y: y - r * 1.3, fill: "#fff", stroke: "#000", "stroke-width": r / 8, "font-size": r * 3, "font-weight": 700, text: CORNERS[i] }));
-    });
+    TC.drawCorners($("tray-marks"), img, taps, tray && tray.corners, workWidth);
     const tagged = inUse && inUse.source === "tags" && !taps.length;  // nothing to tap: the tags say where it is
     $("tray-status").textContent = tagged ? "The tray's own tags mark it: no need to tap its corners."
       : taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
