@@ -481,8 +481,11 @@ def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
     assert runtime.session.state.coins == 60 and runtime.session.players == ("Lola", "Grace")
 
 
-def test_a_table_that_fits_stays_a_table_and_one_that_does_not_is_shown_row_by_row(dashboard, page, runtime):
+@pytest.mark.parametrize("observer", [True, False], ids=["resize-observer", "older-browser"])
+def test_a_table_that_fits_stays_a_table_and_one_that_does_not_is_shown_row_by_row(dashboard, page, runtime, observer):
     url, _ = dashboard
+    if not observer:  # a browser from before ResizeObserver (2020): the window's resizing is watched instead
+        page.add_init_script("delete window.ResizeObserver")
     runtime.new_game("fable", ["Anne", "Maximilian", "Rachel", "Paul"])
     stacked = "document.querySelector('#players table').classList.contains('stacked')"
     page.set_viewport_size(SMALL_PHONE)

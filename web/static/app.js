@@ -546,12 +546,19 @@ const TC = (() => {
     }
   }
   const boxWidths = new WeakMap();
-  const resized = new ResizeObserver((entries) => {
+  const refit = (entries) => {
     for (const { target, contentRect } of entries) {
       const width = Math.round(contentRect.width);  // its height follows the table: only a new width is news
       if (boxWidths.get(target) !== width) { boxWidths.set(target, width); fitTables(target); }
     }
-  });
+  };
+  // A browser older than ResizeObserver (2020) measures again when its window is resized.
+  const watched = new WeakSet();
+  const resized = typeof ResizeObserver === "function" ? new ResizeObserver(refit) : { observe: (box) => {
+    if (watched.has(box)) return;
+    watched.add(box);
+    window.addEventListener("resize", () => refit([{ target: box, contentRect: box.getBoundingClientRect() }]));
+  } };
   new MutationObserver((changes) => {
     for (const change of changes) {
       for (const node of change.addedNodes) {
