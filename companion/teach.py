@@ -31,6 +31,7 @@ MAX_LOOKS = 5
 # cut out a little off-centre now and then, and a third look outvotes one such look.
 DEFAULT_LOOKS = 3
 DEFAULT_TIMEOUT_S = 60.0
+VIEW_MARGIN = 0.08  # the live view while teaching shows this share of the tray's size around it: its rim, a hand
 
 WAITING_FOR_MOTION = "waiting_for_motion"
 WAITING_FOR_STILL = "waiting_for_still"
@@ -141,6 +142,7 @@ class DiceTeacher:
         self.retries = 0
         self.seen: np.ndarray | None = None  # the last picture, if it was refused, with what was seen drawn
         self._seen_name = ""
+        self._picture_size: tuple[int, int] | None = None  # (width, height) of the pictures fed
         self._deadline = clock() + self.timeout_s
 
     # -- where we are -------------------------------------------------------------------
@@ -200,7 +202,25 @@ class DiceTeacher:
             "retries": self.retries,
             "seen": self._seen_name if self.seen is not None else "",  # names the refused picture shown
             "timeout_s": self.timeout_s,
+            "view": self.view(),
         }
+
+    def view(self) -> dict | None:
+        """Where a phone's live view is cut to while teaching: the tray with a margin, as shares of the picture
+        (``box``: left, top, right, bottom) and the picture's width over its height (``aspect``). The whole picture
+        when no tray is known; None before the first picture. A die on a far camera is a few pixels of the whole
+        table: the teacher looks at the tray."""
+        if self._picture_size is None:
+            return None
+        width, height = self._picture_size
+        box = [0.0, 0.0, 1.0, 1.0]
+        if self.zone is not None:
+            zone = np.asarray(self.zone, np.float64).reshape(-1, 2)
+            (left, top), (right, bottom) = zone.min(axis=0), zone.max(axis=0)
+            margin = VIEW_MARGIN * max(right - left, bottom - top)
+            box = [max(0.0, (left - margin) / width), max(0.0, (top - margin) / height),
+                   min(1.0, (right + margin) / width), min(1.0, (bottom + margin) / height)]
+        return {"box": [round(float(v), 4) for v in box], "aspect": round(width / height, 4)}
 
     # -- inputs ----------------------------------------------------------------------------
 
@@ -210,6 +230,8 @@ class DiceTeacher:
 
         if not self.active or self._timed_out():
             return self.status()
+        if image.size:  # a broken frame (none of it) fails below, saying so; it gives no size
+            self._picture_size = image.shape[1], image.shape[0]
         moving = not self.stillness.update(watched_part(image, self.zone))  # the tray, as for a roll
         if not self.stillness.moved_since_still:
             return self.status()  # nothing has moved since the last picture: the same face still lies there

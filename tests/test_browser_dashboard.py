@@ -792,6 +792,63 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         feeder.join(2)
 
 
+def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_back_after(dashboard, page, runtime):
+    # A camera over the whole table sees a die as a few pixels: while teaching, the teacher's phone shows the
+    # tray live, cut to the tray, beside what to do; the camera stream is let go when teaching ends.
+    import time
+
+    from hardware.camera.base import Frame
+
+    url, app = dashboard
+    tray = [[480, 270], [864, 270], [864, 486], [480, 486]]  # the lower right part of a 960 x 540 picture
+    runtime.config = runtime.config.with_changes({"table": {"tray_px": tray}})
+    picture = np.full((540, 960, 3), 150, np.uint8)
+    picture[270:486, 480:864] = (40, 40, 200)  # the tray's cloth, red: 16% of the picture
+    stop = threading.Event()
+
+    def camera():
+        number = 0
+        while not stop.wait(0.05):
+            number += 1
+            runtime.frames.publish(Frame(picture, time.monotonic(), number))
+            runtime.live_view.publish(picture)
+
+    feeder = threading.Thread(target=camera, daemon=True)
+    feeder.start()
+    try:
+        page.set_viewport_size(PHONE)
+        page.goto(url + "/setup")
+        _live(page)
+        page.locator("#teach-start").scroll_into_view_if_needed()
+        page.click("#teach-start")
+        page.wait_for_selector("#teach-live-img", state="visible")
+        until(page, "document.getElementById('teach-live-img').naturalWidth === 960")
+        # What to do and the tray are in sight at once: the form made way for them.
+        for selector in ("#teach-prompt", "#teach-state", "#teach-live"):
+            box = page.locator(selector).bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], selector
+        # The tray fills the view, with a margin: not the whole table with the tray a sixth of it.
+        for _ in range(100):
+            shot = cv2.imdecode(np.frombuffer(page.locator("#teach-live").screenshot(), np.uint8), cv2.IMREAD_COLOR)
+            red = float(np.mean((shot[:, :, 2] > 150) & (shot[:, :, 0] < 100)))
+            if red > 0.55:
+                break
+            page.wait_for_timeout(100)
+        assert 0.55 < red < 0.8, f"the tray is {red:.0%} of the live view"
+        gate = app.extensions["companion_stream_gates"]["video"]
+        assert gate.open == 1
+        page.click("#teach-cancel")
+        page.wait_for_selector("#teach-live-box", state="hidden")
+        for _ in range(100):
+            if gate.open == 0:
+                break
+            page.wait_for_timeout(100)
+        assert gate.open == 0
+    finally:
+        stop.set()
+        feeder.join(2)
+
+
 def test_the_setup_page_says_when_taught_dice_are_pip_dice_until_they_are_read_by_their_pips(
         dashboard, page, runtime, tmp_path):
     # A new player tries teaching with an ordinary die, its faces named by their pips: the page says the pip

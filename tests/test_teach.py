@@ -349,3 +349,21 @@ def test_the_trays_own_tags_are_not_taken_for_dice_while_teaching(rng, store):
         for image in [hand] + [picture] * 4:
             status = teacher.feed(image)
     assert status["state"] == DONE and status["retries"] == 0, status["message"]
+
+
+def test_the_teachers_phone_is_told_where_the_tray_lies_in_the_picture_so_it_can_show_the_tray_up_close():
+    # A far camera shows the whole table, the die a few pixels of it: the phone's live view while teaching is cut
+    # to the tray, with a margin to see its rim and a hand coming in.
+    tray = [[200, 100], [440, 110], [430, 300], [210, 290]]  # on a 640 x 480 picture
+    teacher = DiceTeacher("dragon", "CG", looks=1, zone=np.array(tray, np.float64))
+    assert teacher.status()["view"] is None  # no picture yet: its size is not known
+    view = teacher.feed(EMPTY.repeat(2, axis=0).repeat(2, axis=1))["view"]  # 640 x 480
+    margin = 0.08 * 240  # of the tray's larger side
+    assert view["aspect"] == pytest.approx(640 / 480, abs=1e-3)
+    assert view["box"] == pytest.approx([(200 - margin) / 640, (100 - margin) / 480,
+                                         (440 + margin) / 640, (300 + margin) / 480], abs=1e-3)
+    # A tray at the picture's edge is cut at the edge; with no tray the whole picture is shown.
+    edge = DiceTeacher("dragon", "CG", looks=1, zone=np.array([[0, 0], [300, 0], [300, 200], [0, 200]], np.float64))
+    assert edge.feed(EMPTY)["view"]["box"] == pytest.approx([0, 0, 1, (200 + 24) / 240], abs=1e-3)
+    whole = DiceTeacher("dragon", "CG", looks=1)
+    assert whole.feed(EMPTY)["view"] == {"box": [0.0, 0.0, 1.0, 1.0], "aspect": pytest.approx(320 / 240, abs=1e-3)}

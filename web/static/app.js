@@ -591,9 +591,33 @@ const TC = (() => {
     });
   }
 
+  // The camera's live view in ``img`` (MJPEG): while on, it holds one of the companion's few camera streams; off, or
+  // while the page is hidden, none (replacing the source ends the stream and frees its slot at once). A stream
+  // refused (other phones watching) or cut (the companion restarted) is tried again every 10 s; ``busy(true)`` is
+  // told meanwhile, ``busy(false)`` when it is tried again.
+  function liveStream(img, busy = () => {}) {
+    let on = false, retry = null;
+    const shown = () => on && document.visibilityState !== "hidden";
+    const follow = () => {
+      clearTimeout(retry);
+      if (shown()) { busy(false); img.src = `/api/live.mjpg?t=${Date.now()}`; } else img.src = "/static/blank.svg";
+    };
+    img.addEventListener("error", () => {
+      if (!shown() || !img.src.includes("/api/live.mjpg")) return;
+      busy(true);
+      clearTimeout(retry);
+      retry = setTimeout(follow, 10000);
+    });
+    document.addEventListener("visibilitychange", () => { if (on) follow(); });
+    return {
+      get on() { return on; },
+      set(want) { if (Boolean(want) !== on) { on = Boolean(want); follow(); } },
+    };
+  }
+
   document.addEventListener("DOMContentLoaded", start);
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
            lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
-           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked, CORNERS, drawCorners };
+           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked, CORNERS, drawCorners, liveStream };
 })();

@@ -278,15 +278,40 @@
                    looks: Number($("teach-looks").value) || Number($("teach-looks").defaultValue), add: $("teach-add").checked };
     const started = await act("/api/dice/teach", body);
     $("teach-start").disabled = false;
-    if (started) showTeaching(started.teaching);
+    if (started) {
+      showTeaching(started.teaching);
+      $("teach-progress-box").scrollIntoView({ block: "start" });  // the form gave way: what to do now, at the top
+    }
   });
   $("teach-cancel").addEventListener("click", async () => {
     const done = await act("/api/dice/teach/cancel", {});
     if (done) showTeaching(done.teaching);
   });
+  // While teaching, this phone shows the tray live (t.view: the tray's place in the camera's picture), so the
+  // teacher sees where the die lies and whether a hand is still over it. The stream is let go when teaching ends.
+  const trayLive = TC.liveStream($("teach-live-img"), (busy) => {
+    $("teach-live-img").hidden = busy;
+    $("teach-live-note").hidden = !busy;
+    $("teach-live-note").textContent = "The camera view is busy (other phones are watching): trying again in 10 s.";
+  });
+  function showTrayLive(view) {
+    $("teach-live-box").hidden = !view;
+    trayLive.set(Boolean(view));
+    if (!view) return;
+    const [left, top, right, bottom] = view.box;
+    const ratio = (right - left) * view.aspect / (bottom - top);  // the tray's width over its height
+    const box = $("teach-live");
+    box.style.aspectRatio = String(ratio);
+    box.style.width = `min(100%, ${(45 * ratio).toFixed(2)}vh)`;  // a tall tray stays within a phone's screen
+    const img = $("teach-live-img");  // scaled and moved so that the tray fills the box
+    img.style.width = `${100 / (right - left)}%`;
+    img.style.left = `${-100 * left / (right - left)}%`;
+    img.style.top = `${-100 * top / (bottom - top)}%`;
+  }
   function showTeaching(t) {
     if (!t || !t.state) return;
     const active = Boolean(t.active);
+    showTrayLive(active ? t.view || { box: [0, 0, 1, 1], aspect: 4 / 3 } : null);
     $("teach-progress-box").hidden = t.state === "idle";
     $("teach-start").hidden = active;
     $("teach-cancel").hidden = !active;

@@ -174,34 +174,19 @@
   $("move-form").addEventListener("submit", (ev) => { ev.preventDefault(); if ($("move").value.trim()) play($("move").value.trim()); });
 
   // The live view holds one of the companion's few camera streams: off until asked, off when hidden.
-  let watching = false;
-  function setLive(on) {
-    watching = on;
-    const img = $("live-img");
-    $("live-toggle").textContent = on ? "Stop watching" : "Watch the camera";
-    if (on) {
-      img.hidden = false;
-      $("live-note").hidden = true;
-      img.src = `/api/live.mjpg?t=${Date.now()}`;
-    } else {
-      img.src = "/static/blank.svg"; // replacing the source ends the stream and frees the slot at once
-      img.hidden = true;
-      $("live-note").hidden = false;
-      $("live-note").textContent = "The live view is off to save the companion's work.";
-    }
-  }
-  $("live-img").addEventListener("error", () => {
-    if (!watching || !$("live-img").src.includes("/api/live.mjpg")) return;
-    $("live-img").hidden = true;
-    $("live-note").hidden = false;
+  const live = TC.liveStream($("live-img"), (busy) => {
+    $("live-img").hidden = busy;
+    $("live-note").hidden = !busy;
     $("live-note").textContent = "The camera view is busy (other phones are watching) or the companion restarted: trying again in 10 s.";
-    setTimeout(() => { if (watching && document.visibilityState === "visible") setLive(true); }, 10000);
   });
-  $("live-toggle").addEventListener("click", () => setLive(!watching));
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "hidden" && watching) { setLive(false); watching = "paused"; }
-    else if (document.visibilityState === "visible" && watching === "paused") setLive(true);
-  });
+  function setLive(on) {
+    $("live-toggle").textContent = on ? "Stop watching" : "Watch the camera";
+    $("live-img").hidden = !on;
+    $("live-note").hidden = on;
+    $("live-note").textContent = "The live view is off to save the companion's work.";
+    live.set(on);
+  }
+  $("live-toggle").addEventListener("click", () => setLive(!live.on));
 
   onState(render, "game");
   onState(renderMachine, "leds", "health", "vision");
