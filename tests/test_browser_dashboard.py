@@ -837,6 +837,17 @@ def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_b
         assert 0.55 < red < 0.8, f"the tray is {red:.0%} of the live view"
         gate = app.extensions["companion_stream_gates"]["video"]
         assert gate.open == 1
+        # Another phone follows the progress; it takes one of the few camera views only when asked.
+        other = page.context.new_page()
+        other.set_viewport_size(PHONE)
+        other.goto(url + "/setup")
+        other.wait_for_selector("#teach-watch >> text=Watch the tray")
+        assert other.is_hidden("#teach-live-box") and gate.open == 1
+        other.click("#teach-watch")
+        other.wait_for_selector("#teach-live-img", state="visible")
+        until(other, "document.getElementById('teach-live-img').naturalWidth === 960")
+        assert gate.open == 2
+        other.close()
         page.click("#teach-cancel")
         page.wait_for_selector("#teach-live-box", state="hidden")
         for _ in range(100):

@@ -279,16 +279,22 @@
     const started = await act("/api/dice/teach", body);
     $("teach-start").disabled = false;
     if (started) {
+      watchTray = true;
       showTeaching(started.teaching);
       $("teach-progress-box").scrollIntoView({ block: "start" });  // the form gave way: what to do now, at the top
     }
   });
+  $("teach-watch").addEventListener("click", () => { watchTray = !watchTray; showTeaching(teaching); });
   $("teach-cancel").addEventListener("click", async () => {
     const done = await act("/api/dice/teach/cancel", {});
     if (done) showTeaching(done.teaching);
   });
-  // While teaching, this phone shows the tray live (t.view: the tray's place in the camera's picture), so the
-  // teacher sees where the die lies and whether a hand is still over it. The stream is let go when teaching ends.
+  // While teaching, the phone that started it shows the tray live (t.view: the tray's place in the camera's
+  // picture), so the teacher sees where the die lies and whether a hand is still over it; other phones following
+  // the progress watch only when asked, since camera views are few (max_video_streams). The stream is let go
+  // when teaching ends.
+  let watchTray = false;
+  let teaching = null;
   const trayLive = TC.liveStream($("teach-live-img"), (busy) => {
     $("teach-live-img").hidden = busy;
     $("teach-live-note").hidden = !busy;
@@ -311,7 +317,11 @@
   function showTeaching(t) {
     if (!t || !t.state) return;
     const active = Boolean(t.active);
-    showTrayLive(active ? t.view || { box: [0, 0, 1, 1], aspect: 4 / 3 } : null);
+    teaching = t;
+    if (!active) watchTray = false;
+    showTrayLive(watchTray ? t.view || { box: [0, 0, 1, 1], aspect: 4 / 3 } : null);
+    $("teach-watch").hidden = !active;
+    $("teach-watch").textContent = watchTray ? "Stop watching the tray" : "Watch the tray";
     $("teach-progress-box").hidden = t.state === "idle";
     $("teach-start").hidden = active;
     $("teach-cancel").hidden = !active;
