@@ -61,6 +61,7 @@ class Pipeline:
         self._dice_store = None
         self._dice_checked = float("-inf")
         self.last_roll = None
+        self._unwatched = False  # the tray was not watched for rolls (dice were taught) since the last frame read
         self.frames = 0
         self._status = self._describe(None)
         self._tagged_tray = None  # where the tray's four tags were last all seen (working-image pixels)
@@ -87,7 +88,9 @@ class Pipeline:
             placed = self._place_tray()
             self._report_table(reads)
             roll = observed = None
-            if reads == "dice" and not self._teaching():
+            if reads == "dice" and self._teaching():
+                self._unwatched = True  # the faces shown are no rolls, nor is the die left lying after
+            elif reads == "dice":
                 roll = self.read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
@@ -145,6 +148,9 @@ class Pipeline:
             return None
         reading = self.watcher.reading
         detector.tags = [s.corners for s in reading.sightings] if reading is not None else []
+        if self._unwatched:
+            detector.restart()
+            self._unwatched = False
         return detector.update(frame.work, frame.timestamp)
 
     def _follow_tray_tags(self, now: float) -> None:

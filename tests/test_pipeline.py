@@ -346,3 +346,35 @@ def test_the_tray_between_its_own_tags_is_read_and_followed_where_it_is_moved(ru
     t += 31  # half a minute later, still no tray tag in view: they were taken off
     assert shown(_tray_with_tags(empty_tray, (900, 350), hidden="NW NE SE SW")) is None
     assert "no dice tray is marked" in runtime.snapshot()["health"]["dice"]["detail"]
+
+
+def test_the_die_left_in_the_tray_after_teaching_is_not_a_roll(runtime, tmp_path, monkeypatch):
+    # A Fandooble game is in play and the game master teaches (or re-teaches) a die, then cancels: the die
+    # shown last still lies in the tray. Rolls were not read while teaching; once teaching ends, that die
+    # was taken for a roll (a question for the table about a die nobody threw), since the tray had changed
+    # since the camera last looked. The next real throw is read as usual.
+    import numpy as np
+
+    import companion.pipeline
+    from vision.synth.dice import render_tray
+
+    monkeypatch.setattr(companion.pipeline, "DICE_CHECK_S", 0.0)
+    store = _taught_store(tmp_path)
+    runtime.new_game("fandooble", ["Lola", "Grace"], store.options_for("fandooble"))
+    pipeline = Pipeline(runtime, _with_tray([[0, 0], [640, 0], [640, 480], [0, 480]]), tmp_path)
+    teaching = {"active": False}
+    runtime.add_snapshot_part("teaching", lambda: teaching)
+    shown = render_tray(np.random.default_rng(5), kind="fandooble", faces=["W"]).image
+    thrown = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"]).image
+    empty = np.full_like(thrown, int(thrown[0, 0].mean()))
+    frames = ([(empty, False)] * 4 + [(shown, True)] * 6  # the die shown while teaching, then teaching cancelled:
+              + [(shown, False)] * 10  # it lies there still
+              + [(empty, False)] * 2 + [(thrown, False)] * 10)  # a hand over the tray, then the dice thrown
+    for number, (image, active) in enumerate(frames, start=1):
+        teaching["active"] = active
+        pipeline(Frame(work=image, timestamp=number / 10, number=number))
+        runtime.call(lambda: None)
+        if number == 20:
+            assert pipeline.last_roll is None and runtime.session.played == ()
+            assert not [e for e in runtime.log.events(runtime.session.session_id) if e.kind == "alert"]
+    assert [p.text for p in runtime.session.played] == ["roll CCGF"]

@@ -158,6 +158,17 @@ def test_the_dice_are_taught_from_the_dashboard_with_the_running_camera(client, 
     assert dice["kind"] == "taught" and dice["dice"]["dragon"]["counts"] == {"C": 1, "G": 1, "R": 1}
 
 
+def test_teaching_during_a_dice_game_tells_the_table_that_its_rolls_wait(client, runtime, camera):
+    # The camera reads no rolls while teaching (companion.pipeline): whoever watches the progress is told so.
+    assert "warning" not in client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"}).get_json()["teaching"]
+    client.post("/api/dice/teach/cancel")
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    started = client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"}).get_json()["teaching"]
+    assert started["warning"] == ("a Fandooble game is in play: its rolls are not read until teaching ends, and the die "
+                                  "you leave in the tray is not taken for a roll")
+    assert "warning" not in client.post("/api/dice/teach/cancel").get_json()["teaching"]  # said while teaching only
+
+
 def test_the_live_state_follows_each_step(client, runtime, camera):
     version = runtime.version
     client.post("/api/dice/teach", json={"die": "special", "faces": "FKW", "looks": 1})

@@ -61,3 +61,9 @@ class Stillness:
     def settled(self) -> None:
         """The caller has used the still picture; wait for the next motion."""
         self.moved_since_still = False
+
+    def forget(self) -> None:
+        """Pictures were not watched for a while: the next one is where watching starts again, not motion."""
+        self._last = None
+        self.quiet = 0
+        self.moved_since_still = False

@@ -153,6 +153,12 @@ class RollDetector:
         self.stillness.settled()
         return observation
 
+    def restart(self) -> None:
+        """The tray was not watched for a while (dice taught meanwhile): what lies in it now was set down, not
+        thrown. The next throw is the next roll."""
+        self._readings.clear()
+        self.stillness.forget()
+
     def _watched_zone(self) -> np.ndarray | None:
         """The tray as last watched, until it has :func:`~vision.dice.zone.moved`: a watched part of another size
         or place is motion, and a tray placed afresh in every picture wanders by a pixel."""

@@ -287,9 +287,10 @@ def _tray():
 
 
 def _game_warning() -> str | None:
-    """While a dice game is in play the camera also reads rolls, and may take a face shown for one."""
+    """While a dice game is in play, its rolls are not read while teaching (companion.pipeline): the table is told,
+    so that nobody throws for the game meanwhile."""
     session = runtime().session
     if session is None or session.rules.CAMERA != "dice" or session.outcome() is not None:
         return None
-    return (f"a {session.rules.TITLE} game is in play: the camera may take a face you show for a roll and ask "
-            "about it; dismiss those questions")
+    return (f"a {session.rules.TITLE} game is in play: its rolls are not read until teaching ends, and the die "
+            "you leave in the tray is not taken for a roll")
