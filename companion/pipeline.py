@@ -61,7 +61,7 @@ class Pipeline:
         self._dice_store = None
         self._dice_checked = float("-inf")
         self.last_roll = None
-        self._unwatched = False  # the tray was not watched for rolls (dice were taught) since the last frame read
+        self._unwatched = False  # the tray was not watched for rolls (no dice game, dice taught) since the last read
         self.frames = 0
         self._status = self._describe(None)
         self._tagged_tray = None  # where the tray's four tags were last all seen (working-image pixels)
@@ -88,15 +88,16 @@ class Pipeline:
             placed = self._place_tray()
             self._report_table(reads)
             roll = observed = None
-            if reads == "dice" and self._teaching():
-                self._unwatched = True  # the faces shown are no rolls, nor is the die left lying after
-            elif reads == "dice":
+            if reads == "dice" and not self._teaching():
                 roll = self.read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
                     observed = self.runtime.observe(roll, picture=self._roll_picture(frame, roll))
-            elif stable is not None and reads == "cards":
-                observed = self.runtime.observe(stable)
+            else:
+                # No dice game, or dice taught: what is set down meanwhile is no roll, nor what lies there after.
+                self._unwatched = True
+                if stable is not None and reads == "cards":
+                    observed = self.runtime.observe(stable)
             recorder = self.runtime.recorder
             if recorder is not None:  # a game night being recorded (companion.film)
                 recorder.frame(frame, self.watcher.reading, stable=stable, roll=roll, observed=observed)

@@ -348,11 +348,12 @@ def test_the_tray_between_its_own_tags_is_read_and_followed_where_it_is_moved(ru
     assert "no dice tray is marked" in runtime.snapshot()["health"]["dice"]["detail"]
 
 
-def test_the_die_left_in_the_tray_after_teaching_is_not_a_roll(runtime, tmp_path, monkeypatch):
-    # A Fandooble game is in play and the game master teaches (or re-teaches) a die, then cancels: the die
-    # shown last still lies in the tray. Rolls were not read while teaching; once teaching ends, that die
-    # was taken for a roll (a question for the table about a die nobody threw), since the tray had changed
-    # since the camera last looked. The next real throw is read as usual.
+@pytest.mark.parametrize("unwatched", ["teaching", "another game"])
+def test_dice_set_down_while_the_tray_was_not_watched_are_not_a_roll(runtime, tmp_path, monkeypatch, unwatched):
+    # The tray is not watched for rolls while dice are taught, nor while a game without dice is in play. A die
+    # set down meanwhile (the face shown last, before teaching was cancelled; one left from another evening's game)
+    # was taken for a roll once watching began again, a question for the table about a die nobody threw, since the
+    # tray had changed since the camera last looked. The next real throw is read as usual.
     import numpy as np
 
     import companion.pipeline
@@ -367,11 +368,16 @@ def test_the_die_left_in_the_tray_after_teaching_is_not_a_roll(runtime, tmp_path
     shown = render_tray(np.random.default_rng(5), kind="fandooble", faces=["W"]).image
     thrown = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"]).image
     empty = np.full_like(thrown, int(thrown[0, 0].mean()))
-    frames = ([(empty, False)] * 4 + [(shown, True)] * 6  # the die shown while teaching, then teaching cancelled:
-              + [(shown, False)] * 10  # it lies there still
+    frames = ([(empty, False)] * 4 + [(shown, True)] * 6  # the die set down while the tray is not watched
+              + [(shown, False)] * 10  # watched again: it lies there still
               + [(empty, False)] * 2 + [(thrown, False)] * 10)  # a hand over the tray, then the dice thrown
-    for number, (image, active) in enumerate(frames, start=1):
-        teaching["active"] = active
+    for number, (image, away) in enumerate(frames, start=1):
+        if unwatched == "teaching":
+            teaching["active"] = away
+        elif away and runtime.session.rules.CAMERA == "dice":
+            runtime.new_game("fable", ["Anne", "Paul"])
+        elif not away and runtime.session.rules.CAMERA != "dice":
+            runtime.new_game("fandooble", ["Lola", "Grace"], store.options_for("fandooble"))
         pipeline(Frame(work=image, timestamp=number / 10, number=number))
         runtime.call(lambda: None)
         if number == 20:
