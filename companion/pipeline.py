@@ -61,6 +61,7 @@ class Pipeline:
         self._dice_store = None
         self._dice_checked = float("-inf")
         self.last_roll = None
+        self._tried = None  # the last throw read while the dice were tried: its number and picture
         self._unwatched = False  # the tray was not watched for rolls (no dice game, dice taught) since the last read
         self.frames = 0
         self._status = self._describe(None)
@@ -83,6 +84,9 @@ class Pipeline:
         with self._lock:
             self.frames += 1
             reads = self._reads()
+            trying = reads is None and self._trying()
+            if trying:
+                reads = "dice"  # the dice are tried on the Setup page: read as in a game, played in none
             stable = self.watcher.update(frame)
             self._follow_tray_tags(frame.timestamp)
             placed = self._place_tray()
@@ -92,7 +96,11 @@ class Pipeline:
                 roll = self.read_dice(frame)
                 if roll is not None:
                     self.last_roll = roll
-                    observed = self.runtime.observe(roll, picture=self._roll_picture(frame, roll))
+                    picture = self._roll_picture(frame, roll)
+                    if trying:
+                        self._tried = {"throw": (self._tried or {}).get("throw", 0) + 1, "picture": picture}
+                    else:
+                        observed = self.runtime.observe(roll, picture=picture)
             else:
                 # No dice game, or dice taught: what is set down meanwhile is no roll, nor what lies there after.
                 self._unwatched = True
@@ -107,8 +115,9 @@ class Pipeline:
             tray = self._tray
             if placed:
                 self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags)
-        if tray != self._tray:
-            self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners: on the Setup page now
+        if tray != self._tray or (trying and roll is not None):
+            self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners, a throw tried: on
+            # the Setup page now
 
     def _reads(self) -> str | None:
         """What the camera reads for the game in play (its ``CAMERA``: cards, dice) or None."""
@@ -129,6 +138,11 @@ class Pipeline:
                                     "no table in view: the four corner tags are not all seen and no calibration is stored")
         else:
             self.runtime.set_health("table", "ok", "no table corners in view (not needed for this game)")
+
+    def _trying(self) -> bool:
+        """While the dice are tried on the Setup page (no game in play), the throws are read and shown, never played."""
+        trying = self.runtime.snapshot_part("dice_try")
+        return isinstance(trying, dict) and bool(trying.get("active"))
 
     def _teaching(self) -> bool:
         """While dice are taught on the dashboard, the faces shown are not rolls."""
@@ -316,6 +330,7 @@ class Pipeline:
             "problems": [] if latest is None else self._problems(latest.problems, reads),
             "stable_stacks": None if self.watcher.stable is None else len(self.watcher.stable.stacks),
             "last_roll": None if self.last_roll is None else self.last_roll.to_json(),
+            "tried": self._tried,
         }
 
     def _problems(self, problems, reads: str | None) -> list[str]:

@@ -860,6 +860,56 @@ def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_b
         feeder.join(2)
 
 
+def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_read_it(dashboard, page, runtime,
+                                                                                     tmp_path):
+    # After teaching, the game master throws the dice and sees what the camera reads, with no game in play:
+    # through the real camera pipeline, fed rendered throws.
+    import time
+
+    from companion.pipeline import Pipeline
+    from hardware.camera.base import Frame
+    from tests.test_pipeline import _taught_store
+    from vision.synth.dice import render_tray
+
+    store = _taught_store(tmp_path)
+    runtime.dice_store = store
+    pipeline = Pipeline(runtime, Config.defaults().with_changes(
+        {"table": {"tray_px": [[0, 0], [640, 0], [640, 480], [0, 480]]}}), tmp_path)
+    thrown = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"]).image
+    scene = {"image": np.full_like(thrown, int(thrown[0, 0].mean()))}
+    stop = threading.Event()
+
+    def camera():
+        number = 0
+        while not stop.wait(0.03):
+            number += 1
+            pipeline(Frame(scene["image"], time.monotonic(), number))
+
+    feeder = threading.Thread(target=camera, daemon=True)
+    feeder.start()
+    try:
+        url, _ = dashboard
+        page.set_viewport_size(PHONE)
+        page.goto(url + "/setup")
+        _live(page)
+        page.locator("#try-start").scroll_into_view_if_needed()
+        page.click("#try-start")
+        page.wait_for_selector("#try-state >> text=Throw the dice into the tray")
+        scene["image"] = thrown
+        page.wait_for_selector("#try-state >> text=Throw 1: 4 dice read.")
+        names = sorted(page.locator("#try-dice .die").all_text_contents())
+        assert names == ["Fandooble", "green dragon", "treasure chest", "treasure chest"]
+        until(page, "document.getElementById('try-picture').complete && "
+                    "document.getElementById('try-picture').naturalWidth > 0")
+        assert runtime.session is None  # no game played the throw
+        page.click("#try-stop")
+        page.wait_for_selector("#try-start", state="visible")
+        assert runtime.snapshot()["dice_try"] == {"active": False}
+    finally:
+        stop.set()
+        feeder.join(2)
+
+
 def test_the_setup_page_says_when_taught_dice_are_pip_dice_until_they_are_read_by_their_pips(
         dashboard, page, runtime, tmp_path):
     # A new player tries teaching with an ordinary die, its faces named by their pips: the page says the pip

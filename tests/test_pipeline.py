@@ -384,3 +384,35 @@ def test_dice_set_down_while_the_tray_was_not_watched_are_not_a_roll(runtime, tm
             assert pipeline.last_roll is None and runtime.session.played == ()
             assert not [e for e in runtime.log.events(runtime.session.session_id) if e.kind == "alert"]
     assert [p.text for p in runtime.session.played] == ["roll CCGF"]
+
+
+def test_dice_tried_with_no_game_in_play_are_read_and_shown_but_played_in_no_game(runtime, tmp_path, monkeypatch):
+    # After teaching, the game master throws the dice on the Setup page's "Try the dice" to see what the camera
+    # reads. With no game in play the camera reads no dice at all, unless they are being tried.
+    import numpy as np
+
+    import companion.pipeline
+    from vision.synth.dice import render_tray
+
+    monkeypatch.setattr(companion.pipeline, "DICE_CHECK_S", 0.0)
+    _taught_store(tmp_path)
+    pipeline = Pipeline(runtime, _with_tray([[0, 0], [640, 0], [640, 480], [0, 480]]), tmp_path)
+    trying = {"active": False}
+    runtime.add_snapshot_part("dice_try", lambda: trying)
+    thrown = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"]).image
+    again = render_tray(np.random.default_rng(12), kind="fandooble", faces=["R", "K"]).image
+    empty = np.full_like(thrown, int(thrown[0, 0].mean()))
+    frames = [(empty, False)] * 3 + [(thrown, False)] * 6 + [(empty, True)] * 3 + [(thrown, True)] * 6 + \
+        [(empty, True)] * 2 + [(again, True)] * 6
+    for number, (image, on) in enumerate(frames, start=1):
+        trying["active"] = on
+        pipeline(Frame(work=image, timestamp=number / 10, number=number))
+        if number == 9:  # not tried: the throw is not read
+            assert pipeline.last_roll is None and runtime.snapshot()["vision"]["tried"] is None
+        if number == 18:
+            vision = runtime.snapshot()["vision"]
+            assert sorted(d["face"] for d in vision["last_roll"]["dice"]) == ["C", "C", "F", "G"]
+            assert vision["tried"]["throw"] == 1 and runtime.roll_pictures.jpeg(vision["tried"]["picture"])
+    vision = runtime.snapshot()["vision"]
+    assert sorted(d["face"] for d in vision["last_roll"]["dice"]) == ["K", "R"] and vision["tried"]["throw"] == 2
+    assert runtime.last_observation is None  # no referee saw a throw

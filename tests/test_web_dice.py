@@ -274,3 +274,41 @@ def test_a_broken_camera_frame_ends_teaching_with_a_reason_not_a_dead_thread(cli
     # Starting again is answered (never a server error) and ends the same way while the camera stays broken.
     assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"}).status_code == 202
     assert wait_for(client, lambda s: not s["active"])["state"] == "failed"
+
+
+# -- trying the dice with no game in play ----------------------------------------------------------------
+
+
+def test_the_dice_are_tried_when_no_game_reads_the_camera(client, runtime, camera):
+    assert client.get("/api/dice/try").get_json()["trying"] == {"active": False}
+    assert client.post("/api/dice/try", json={"on": True}).get_json()["trying"] == {"active": True}
+    assert runtime.snapshot()["dice_try"] == {"active": True}  # every phone on the Setup page follows
+    assert client.post("/api/dice/try", json={"on": False}).get_json()["trying"] == {"active": False}
+    assert client.post("/api/dice/try", json={"on": "yes"}).status_code == 400
+    # Teaching and trying at once would read the faces shown as throws.
+    client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"})
+    busy = client.post("/api/dice/try", json={"on": True})
+    assert busy.status_code == 409 and busy.get_json()["error"] == "the dice are being taught: try them once teaching ends"
+    client.post("/api/dice/teach/cancel")
+    # A game whose table the camera reads comes first; a game without a camera does not stop it.
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    refused = client.post("/api/dice/try", json={"on": True})
+    assert refused.status_code == 409
+    assert refused.get_json()["error"] == "a Fandooble game is in play: throw for it, and its page shows what the camera read"
+    runtime.new_game("fable", ["Anne", "Paul"])
+    assert "reads its table" in client.post("/api/dice/try", json={"on": True}).get_json()["error"]
+    runtime.new_game("bable", ["Anne", "Paul"])
+    assert client.post("/api/dice/try", json={"on": True}).get_json()["trying"] == {"active": True}
+    client.post("/api/dice/try", json={"on": False})
+
+
+def test_trying_the_dice_ends_by_itself_and_the_phones_are_told(runtime):
+    from web.api_dice_try import Trying
+
+    now = [0.0]
+    trying = Trying(runtime, clock=lambda: now[0])
+    assert trying.start(0.2) == {"active": True}
+    version = runtime.version
+    now[0] = 0.3
+    assert trying.status() == {"active": False}
+    assert runtime.wait_for_change(version, 10) is not None  # a new snapshot when the time is up

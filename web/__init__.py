@@ -86,9 +86,10 @@ def create_app(config: Config, runtime, test_config: dict | None = None) -> Flas
     if app.config["TRUSTED_HOSTS"] is not None:
         app.wsgi_app = allow.middleware(app.wsgi_app)
 
-    from web import api, api_campaigns, api_cards, api_dice, api_recording, api_setup, pages, seats, streams
+    from web import (api, api_campaigns, api_cards, api_dice, api_dice_try, api_recording, api_setup, pages, seats,
+                     streams)
 
-    for blueprint in (pages.bp, api.bp, api_setup.bp, api_cards.bp, api_campaigns.bp, api_dice.bp,
+    for blueprint in (pages.bp, api.bp, api_setup.bp, api_cards.bp, api_campaigns.bp, api_dice.bp, api_dice_try.bp,
                       api_recording.bp, streams.bp, seats.bp):
         app.register_blueprint(blueprint)
 

@@ -221,6 +221,7 @@
       return;
     }
     if (ticket !== diceAsked) return;  // a later change is on its way: an earlier answer would undo it on the page
+    faceNames = dice.face_names;
     const taught = Object.entries(dice.dice);
     const kind = el("select", { id: "dice-kind", "aria-label": "Which dice the camera reads" },
       dice.kinds.map((k) => el("option", { value: k, selected: k === dice.kind, text: { pips: "standard pip dice (1-6)", taught: "taught picture faces (Fandooble)", aruco: "ArUco stickers on the faces" }[k] || k })));
@@ -352,6 +353,40 @@
     teachingWas = t.state;
   }
 
+  // -- trying the dice: each throw in the tray read and shown here, counted in no game --
+  let faceNames = {};
+  let triedShown = null;
+  $("try-start").addEventListener("click", async () => {
+    const started = await act("/api/dice/try", { on: true });
+    if (started) showTrying(started.trying, TC.snapshot && TC.snapshot.vision);
+  });
+  $("try-stop").addEventListener("click", async () => {
+    const stopped = await act("/api/dice/try", { on: false });
+    if (stopped) showTrying(stopped.trying);
+  });
+  function showTrying(trying, vision) {
+    const on = Boolean(trying && trying.active);
+    $("try-start").hidden = on;
+    $("try-box").hidden = !on;
+    if (!on) { triedShown = null; return; }
+    const tried = vision && vision.tried;
+    const roll = tried && vision.last_roll;
+    if (!roll) {
+      $("try-state").textContent = "Throw the dice into the tray: what the camera reads shows here.";
+      return;
+    }
+    $("try-state").textContent = `Throw ${tried.throw}: ${roll.dice.length} ${roll.dice.length === 1 ? "die" : "dice"} read. Throw again, or stop.`;
+    if (triedShown === tried.throw) return;
+    triedShown = tried.throw;
+    const named = (face) => faceNames[face] || face;
+    $("try-dice").replaceChildren(...roll.dice.map((d) => el("span", {
+      class: `die face-${d.face && faceNames[d.face] ? d.face : "unknown"}`, text: d.face ? named(d.face) : "?" })));
+    $("try-text").textContent = roll.dice.length ? roll.dice.map((d) => d.face ? named(d.face)
+      : `? (${d.reason || "not read"}${d.guess ? `: looks most like ${named(d.guess)}` : ""})`).join(", ") : "No dice in the tray.";
+    $("try-picture").hidden = !tried.picture;
+    if (tried.picture) $("try-picture").src = `/api/roll/${encodeURIComponent(tried.picture)}.jpg`;
+  }
+
   // -- recording the game night (the health line on every page says while it records) --
   let recordingSaid = null;
   async function showRecording(status) {
@@ -367,6 +402,7 @@
     showRecording(await act("/api/recording", { record: $("record-switch").checked }) || undefined);
   });
 
+  onState((snap) => showTrying(snap.dice_try, snap.vision), "dice_try", "vision");
   onState((snap) => {
     showTeaching(snap.teaching);
     const said = snap.health && snap.health.recording ? snap.health.recording.detail : null;
