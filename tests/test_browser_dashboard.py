@@ -9,6 +9,7 @@ gets pictures through ``runtime.live_view.publish`` as the camera pipeline does.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import shutil
@@ -130,6 +131,27 @@ def until(page, expression: str, timeout_ms: int = TIMEOUT_MS) -> None:
             return
         page.wait_for_timeout(50)
     assert page.evaluate(expression), f"never true: {expression}"
+
+
+@contextlib.contextmanager
+def camera_running(show, every_s: float):
+    """A camera for the page under test: ``show(number)`` every ``every_s`` seconds (numbered from 1), for as long as
+    the block lasts."""
+    stop = threading.Event()
+
+    def run():
+        number = 0
+        while not stop.wait(every_s):
+            number += 1
+            show(number)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(2)
 
 
 def _live(page):
@@ -298,19 +320,12 @@ def test_the_live_view_streams_the_cameras_pictures(dashboard, page, runtime):
     page.click("#live-toggle")
     picture = np.zeros((540, 960, 3), np.uint8)
     cv2.rectangle(picture, (100, 100), (800, 400), (0, 200, 0), -1)
-    stop = threading.Event()
 
-    def camera():
-        while not stop.wait(0.1):
-            runtime.live_view.publish(picture)
+    def show(_):
+        runtime.live_view.publish(picture)
 
-    feeder = threading.Thread(target=camera, daemon=True)
-    feeder.start()
-    try:
+    with camera_running(show, every_s=0.1):
         until(page, "document.getElementById('live-img').naturalWidth === 960")
-    finally:
-        stop.set()
-        feeder.join(2)
     page.click("#live-toggle")  # stop watching: the slot is given back
     _, app = dashboard
     gate = app.extensions["companion_stream_gates"]["video"]
@@ -742,17 +757,11 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
 
     url, _ = dashboard
     scene = {"image": np.full((240, 320, 3), (150, 150, 146), np.uint8)}
-    stop = threading.Event()
 
-    def camera():
-        number = 0
-        while not stop.wait(0.03):
-            number += 1
-            runtime.frames.publish(Frame(scene["image"], time.monotonic(), number))
+    def show(number):
+        runtime.frames.publish(Frame(scene["image"], time.monotonic(), number))
 
-    feeder = threading.Thread(target=camera, daemon=True)
-    feeder.start()
-    try:
+    with camera_running(show, every_s=0.03):
         page.set_viewport_size(PHONE)
         page.goto(url + "/setup")
         _live(page)
@@ -787,9 +796,6 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         assert "special (1 a face)" in page.text_content("#dice-advice")
         assert page.text_content("#teach-count") == "3 of 3 pictures taken"
         assert page.is_visible("#teach-start") and not page.is_visible("#teach-cancel")
-    finally:
-        stop.set()
-        feeder.join(2)
 
 
 def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_back_after(dashboard, page, runtime):
@@ -804,18 +810,12 @@ def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_b
     runtime.config = runtime.config.with_changes({"table": {"tray_px": tray}})
     picture = np.full((540, 960, 3), 150, np.uint8)
     picture[270:486, 480:864] = (40, 40, 200)  # the tray's cloth, red: 16% of the picture
-    stop = threading.Event()
 
-    def camera():
-        number = 0
-        while not stop.wait(0.05):
-            number += 1
-            runtime.frames.publish(Frame(picture, time.monotonic(), number))
-            runtime.live_view.publish(picture)
+    def show(number):
+        runtime.frames.publish(Frame(picture, time.monotonic(), number))
+        runtime.live_view.publish(picture)
 
-    feeder = threading.Thread(target=camera, daemon=True)
-    feeder.start()
-    try:
+    with camera_running(show, every_s=0.05):
         page.set_viewport_size(PHONE)
         page.goto(url + "/setup")
         _live(page)
@@ -855,9 +855,6 @@ def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_b
                 break
             page.wait_for_timeout(100)
         assert gate.open == 0
-    finally:
-        stop.set()
-        feeder.join(2)
 
 
 def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_read_it(dashboard, page, runtime,
@@ -877,17 +874,11 @@ def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_rea
         {"table": {"tray_px": [[0, 0], [640, 0], [640, 480], [0, 480]]}}), tmp_path)
     thrown = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"]).image
     scene = {"image": np.full_like(thrown, int(thrown[0, 0].mean()))}
-    stop = threading.Event()
 
-    def camera():
-        number = 0
-        while not stop.wait(0.03):
-            number += 1
-            pipeline(Frame(scene["image"], time.monotonic(), number))
+    def show(number):
+        pipeline(Frame(scene["image"], time.monotonic(), number))
 
-    feeder = threading.Thread(target=camera, daemon=True)
-    feeder.start()
-    try:
+    with camera_running(show, every_s=0.03):
         url, _ = dashboard
         page.set_viewport_size(PHONE)
         page.goto(url + "/setup")
@@ -905,9 +896,6 @@ def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_rea
         page.click("#try-stop")
         page.wait_for_selector("#try-start", state="visible")
         assert runtime.snapshot()["dice_try"] == {"active": False}
-    finally:
-        stop.set()
-        feeder.join(2)
 
 
 def test_the_setup_page_says_when_taught_dice_are_pip_dice_until_they_are_read_by_their_pips(
