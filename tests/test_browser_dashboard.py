@@ -896,6 +896,11 @@ def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_rea
         page.click("#try-stop")
         page.wait_for_selector("#try-start", state="visible")
         assert runtime.snapshot()["dice_try"] == {"active": False}
+        # With a dice game in play its throws are its own: the page says so, and asks nothing about replacing it.
+        runtime.new_game("fandooble", ["Lola", "Grace"])
+        page.click("#try-start")
+        page.wait_for_selector("#toast >> text=a Fandooble game is in play: throw for it")
+        assert runtime.snapshot()["dice_try"] == {"active": False} and page.is_visible("#try-start")
 
 
 def test_the_setup_page_says_when_taught_dice_are_pip_dice_until_they_are_read_by_their_pips(

@@ -293,7 +293,7 @@ def test_the_dice_are_tried_when_no_game_reads_the_camera(client, runtime, camer
     # A game whose table the camera reads comes first; a game without a camera does not stop it.
     runtime.new_game("fandooble", ["Lola", "Grace"])
     refused = client.post("/api/dice/try", json={"on": True})
-    assert refused.status_code == 409
+    assert refused.status_code == 409 and refused.get_json()["reason"] == "camera_in_use"  # no game to replace
     assert refused.get_json()["error"] == "a Fandooble game is in play: throw for it, and its page shows what the camera read"
     runtime.new_game("fable", ["Anne", "Paul"])
     assert "reads its table" in client.post("/api/dice/try", json={"on": True}).get_json()["error"]

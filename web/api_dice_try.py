@@ -89,10 +89,10 @@ def try_the_dice():
     session = runtime().session
     if session is not None and session.outcome() is None and session.rules.CAMERA == "dice":
         refuse(409, f"a {session.rules.TITLE} game is in play: throw for it, and its page shows what the camera read",
-               "game_in_play")
+               "camera_in_use")
     if session is not None and session.outcome() is None and session.rules.CAMERA is not None:
         refuse(409, f"a {session.rules.TITLE} game is in play and the camera reads its table: try the dice once it "
-               "is over", "game_in_play")
+               "is over", "camera_in_use")
     teaching = runtime().snapshot_part("teaching")
     if isinstance(teaching, dict) and teaching.get("active"):
         refuse(409, "the dice are being taught: try them once teaching ends", "busy")
