@@ -61,7 +61,7 @@ class Pipeline:
         self._dice_store = None
         self._dice_checked = float("-inf")
         self.last_roll = None
-        self._tried = None  # the last throw read while the dice were tried: its number and picture
+        self._tried = None  # the dice tried, the tray watched: the last throw's number (0: none yet) and picture
         self._unwatched = False  # the tray was not watched for rolls (no dice game, dice taught) since the last read
         self.frames = 0
         self._status = self._describe(None)
@@ -92,8 +92,11 @@ class Pipeline:
             placed = self._place_tray()
             self._report_table(reads)
             roll = observed = None
+            tried = self._tried
             if reads == "dice" and not self._teaching():
                 roll = self.read_dice(frame)
+                if trying and self._tried is None and not self._unwatched:
+                    self._tried = {"throw": 0, "picture": None}  # the tray is watched from this picture on: throw
                 if roll is not None:
                     self.last_roll = roll
                     picture = self._roll_picture(frame, roll)
@@ -106,6 +109,8 @@ class Pipeline:
                 self._unwatched = True
                 if stable is not None and reads == "cards":
                     observed = self.runtime.observe(stable)
+            if not trying:
+                self._tried = None
             recorder = self.runtime.recorder
             if recorder is not None:  # a game night being recorded (companion.film)
                 recorder.frame(frame, self.watcher.reading, stable=stable, roll=roll, observed=observed)
@@ -115,7 +120,7 @@ class Pipeline:
             tray = self._tray
             if placed:
                 self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags)
-        if tray != self._tray or (trying and roll is not None):
+        if tray != self._tray or tried != self._tried:
             self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners, a throw tried: on
             # the Setup page now
 

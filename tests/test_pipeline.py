@@ -409,6 +409,8 @@ def test_dice_tried_with_no_game_in_play_are_read_and_shown_but_played_in_no_gam
         pipeline(Frame(work=image, timestamp=number / 10, number=number))
         if number == 9:  # not tried: the throw is not read
             assert pipeline.last_roll is None and runtime.snapshot()["vision"]["tried"] is None
+        if number == 10:  # the tray is watched from now on: the page says to throw
+            assert runtime.snapshot()["vision"]["tried"] == {"throw": 0, "picture": None}
         if number == 18:
             vision = runtime.snapshot()["vision"]
             assert sorted(d["face"] for d in vision["last_roll"]["dice"]) == ["C", "C", "F", "G"]

@@ -370,9 +370,11 @@
     $("try-box").hidden = !on;
     if (!on) { triedShown = null; return; }
     const tried = vision && vision.tried;
-    const roll = tried && vision.last_roll;
+    const roll = tried && tried.throw && vision.last_roll;
     if (!roll) {
-      $("try-state").textContent = "Throw the dice into the tray: what the camera reads shows here.";
+      const dice = TC.snapshot && TC.snapshot.health && TC.snapshot.health.dice;
+      $("try-state").textContent = tried ? "Throw the dice into the tray: what the camera reads shows here."
+        : `Waiting for the camera to watch the tray${dice && dice.status !== "ok" ? `: ${dice.detail}` : ""}.`;
       return;
     }
     $("try-state").textContent = `Throw ${tried.throw}: ${roll.dice.length} ${roll.dice.length === 1 ? "die" : "dice"} read. Throw again, or stop.`;
@@ -402,7 +404,7 @@
     showRecording(await act("/api/recording", { record: $("record-switch").checked }) || undefined);
   });
 
-  onState((snap) => showTrying(snap.dice_try, snap.vision), "dice_try", "vision");
+  onState((snap) => showTrying(snap.dice_try, snap.vision), "dice_try", "vision", "health");
   onState((snap) => {
     showTeaching(snap.teaching);
     const said = snap.health && snap.health.recording ? snap.health.recording.detail : null;
