@@ -61,7 +61,7 @@ class Pipeline:
         self._dice_store = None
         self._dice_checked = float("-inf")
         self.last_roll = None
-        self._tried = None  # the dice tried, the tray watched: the last throw's number (0: none yet) and picture
+        self._tried = None  # the dice tried, the tray watched: the last throw's number (0: none yet), picture, dice
         self._unwatched = False  # the tray was not watched for rolls (no dice game, dice taught) since the last read
         self.frames = 0
         self._status = self._describe(None)
@@ -96,14 +96,14 @@ class Pipeline:
             if reads == "dice" and not self._teaching():
                 roll = self.read_dice(frame)
                 if trying and self._tried is None and not self._unwatched:
-                    self._tried = {"throw": 0, "picture": None}  # the tray is watched from this picture on: throw
-                if roll is not None:
+                    self._tried = {"throw": 0, "picture": None, "dice": []}  # the tray is watched from now: throw
+                if roll is not None and not trying:
                     self.last_roll = roll
-                    picture = self._roll_picture(frame, roll)
-                    if trying:
-                        self._tried = {"throw": (self._tried or {}).get("throw", 0) + 1, "picture": picture}
-                    else:
-                        observed = self.runtime.observe(roll, picture=picture)
+                    observed = self.runtime.observe(roll, picture=self._roll_picture(frame, roll))
+                elif roll is not None and roll.dice:  # tried; the dice taken out of the tray are no throw
+                    self.last_roll = roll
+                    self._tried = {"throw": (self._tried or {}).get("throw", 0) + 1,
+                                   "picture": self._roll_picture(frame, roll), "dice": roll.to_json()["dice"]}
             else:
                 # No dice game, or dice taught: what is set down meanwhile is no roll, nor what lies there after.
                 self._unwatched = True

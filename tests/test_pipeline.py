@@ -403,18 +403,18 @@ def test_dice_tried_with_no_game_in_play_are_read_and_shown_but_played_in_no_gam
     again = render_tray(np.random.default_rng(12), kind="fandooble", faces=["R", "K"]).image
     empty = np.full_like(thrown, int(thrown[0, 0].mean()))
     frames = [(empty, False)] * 3 + [(thrown, False)] * 6 + [(empty, True)] * 3 + [(thrown, True)] * 6 + \
-        [(empty, True)] * 2 + [(again, True)] * 6
+        [(empty, True)] * 2 + [(again, True)] * 6 + [(empty, True)] * 8  # at last the dice are taken out
     for number, (image, on) in enumerate(frames, start=1):
         trying["active"] = on
         pipeline(Frame(work=image, timestamp=number / 10, number=number))
         if number == 9:  # not tried: the throw is not read
             assert pipeline.last_roll is None and runtime.snapshot()["vision"]["tried"] is None
         if number == 10:  # the tray is watched from now on: the page says to throw
-            assert runtime.snapshot()["vision"]["tried"] == {"throw": 0, "picture": None}
+            assert runtime.snapshot()["vision"]["tried"] == {"throw": 0, "picture": None, "dice": []}
         if number == 18:
-            vision = runtime.snapshot()["vision"]
-            assert sorted(d["face"] for d in vision["last_roll"]["dice"]) == ["C", "C", "F", "G"]
-            assert vision["tried"]["throw"] == 1 and runtime.roll_pictures.jpeg(vision["tried"]["picture"])
-    vision = runtime.snapshot()["vision"]
-    assert sorted(d["face"] for d in vision["last_roll"]["dice"]) == ["K", "R"] and vision["tried"]["throw"] == 2
+            tried = runtime.snapshot()["vision"]["tried"]
+            assert sorted(d["face"] for d in tried["dice"]) == ["C", "C", "F", "G"]
+            assert tried["throw"] == 1 and runtime.roll_pictures.jpeg(tried["picture"])
+    tried = runtime.snapshot()["vision"]["tried"]
+    assert sorted(d["face"] for d in tried["dice"]) == ["K", "R"] and tried["throw"] == 2  # taking them out: no throw
     assert runtime.last_observation is None  # no referee saw a throw

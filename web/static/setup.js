@@ -370,21 +370,21 @@
     $("try-box").hidden = !on;
     if (!on) { triedShown = null; return; }
     const tried = vision && vision.tried;
-    const roll = tried && tried.throw && vision.last_roll;
-    if (!roll) {
-      const dice = TC.snapshot && TC.snapshot.health && TC.snapshot.health.dice;
+    if (!tried || !tried.throw) {
+      const health = TC.snapshot && TC.snapshot.health && TC.snapshot.health.dice;
       $("try-state").textContent = tried ? "Throw the dice into the tray: what the camera reads shows here."
-        : `Waiting for the camera to watch the tray${dice && dice.status !== "ok" ? `: ${dice.detail}` : ""}.`;
+        : `Waiting for the camera to watch the tray${health && health.status !== "ok" ? `: ${health.detail}` : ""}.`;
       return;
     }
-    $("try-state").textContent = `Throw ${tried.throw}: ${roll.dice.length} ${roll.dice.length === 1 ? "die" : "dice"} read. Throw again, or stop.`;
+    const dice = tried.dice;
+    $("try-state").textContent = `Throw ${tried.throw}: ${dice.length} ${dice.length === 1 ? "die" : "dice"} read. Throw again, or stop.`;
     if (triedShown === tried.throw) return;
     triedShown = tried.throw;
     const named = (face) => faceNames[face] || face;
-    $("try-dice").replaceChildren(...roll.dice.map((d) => el("span", {
+    $("try-dice").replaceChildren(...dice.map((d) => el("span", {
       class: `die face-${d.face && faceNames[d.face] ? d.face : "unknown"}`, text: d.face ? named(d.face) : "?" })));
-    $("try-text").textContent = roll.dice.length ? roll.dice.map((d) => d.face ? named(d.face)
-      : `? (${d.reason || "not read"}${d.guess ? `: looks most like ${named(d.guess)}` : ""})`).join(", ") : "No dice in the tray.";
+    $("try-text").textContent = dice.map((d) => d.face ? named(d.face)
+      : `? (${d.reason || "not read"}${d.guess ? `: looks most like ${named(d.guess)}` : ""})`).join(", ");
     $("try-picture").hidden = !tried.picture;
     if (tried.picture) $("try-picture").src = `/api/roll/${encodeURIComponent(tried.picture)}.jpg`;
   }
