@@ -281,7 +281,9 @@
     $("teach-start").disabled = false;
     if (started) {
       watchTray = true;
-      showTeaching(started.teaching);
+      // The live state may have brought a later status than this answer (the tray's place, once a picture came).
+      const latest = TC.snapshot && TC.snapshot.teaching;
+      showTeaching(latest && latest.active ? latest : started.teaching);
       $("teach-progress-box").scrollIntoView({ block: "start" });  // the form gave way: what to do now, at the top
     }
   });
@@ -381,8 +383,7 @@
     if (triedShown === tried.throw) return;
     triedShown = tried.throw;
     const named = (face) => faceNames[face] || face;
-    $("try-dice").replaceChildren(...dice.map((d) => el("span", {
-      class: `die face-${d.face && faceNames[d.face] ? d.face : "unknown"}`, text: d.face ? named(d.face) : "?" })));
+    $("try-dice").replaceChildren(...dice.map((d) => TC.dieFace(d.face, d.face && faceNames[d.face])));
     $("try-text").textContent = dice.map((d) => d.face ? named(d.face)
       : `? (${d.reason || "not read"}${d.guess ? `: looks most like ${named(d.guess)}` : ""})`).join(", ");
     $("try-picture").hidden = !tried.picture;
