@@ -87,10 +87,11 @@ def try_the_dice():
     if not on:
         return jsonify(trying=_trying().stop())
     session = runtime().session
-    if session is not None and session.outcome() is None and session.rules.CAMERA == "dice":
+    reads = session.rules.CAMERA if session is not None and session.outcome() is None else None
+    if reads == "dice":
         refuse(409, f"a {session.rules.TITLE} game is in play: throw for it, and its page shows what the camera read",
                "camera_in_use")
-    if session is not None and session.outcome() is None and session.rules.CAMERA is not None:
+    if reads is not None:
         refuse(409, f"a {session.rules.TITLE} game is in play and the camera reads its table: try the dice once it "
                "is over", "camera_in_use")
     teaching = runtime().snapshot_part("teaching")

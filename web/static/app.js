@@ -591,6 +591,11 @@ const TC = (() => {
     });
   }
 
+  // A die's face as a coloured square (style.css .face-*): ``name`` its words, none for a face the page cannot name
+  // (drawn as an unknown face, with ``face`` itself or "?" written on it).
+  const dieFace = (face, name, small = false) => el("span", {
+    class: `die face-${name ? face : "unknown"}${small ? " small" : ""}`, title: name || face || "", text: name || face || "?" });
+
   // The camera's live view in ``img`` (MJPEG): while on, it holds one of the companion's few camera streams; off, or
   // while the page is hidden, none (replacing the source ends the stream and frees its slot at once). A stream
   // refused (other phones watching) or cut (the companion restarted) is tried again every 10 s; ``busy(true)`` is
@@ -619,5 +624,5 @@ const TC = (() => {
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
            lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
-           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked, CORNERS, drawCorners, liveStream };
+           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked, CORNERS, drawCorners, liveStream, dieFace };
 })();

@@ -6,7 +6,7 @@
   const FACES = { C: "Chest", G: "Green dragon", R: "Red dragon", F: "Fandooble", K: "Knight", W: "Wizard" };
   const DRAGON_FACES = ["C", "G", "R"];
   const SPECIAL_FACES = ["F", "K", "W"];
-  const die = (face, small) => el("span", { class: `die face-${FACES[face] ? face : "unknown"}${small ? " small" : ""}`, title: FACES[face] || face, text: FACES[face] || face });
+  const die = (face, small) => TC.dieFace(face, FACES[face], small);
 
   function render(snap) {
     const game = snap.game && snap.game.game === "fandooble" ? snap.game : null;
