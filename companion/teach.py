@@ -60,18 +60,34 @@ def face_name(letter: str) -> str | None:
     return face_names().get(letter)
 
 
+def usual_faces(die: str) -> str | None:
+    """The faces of a game's picture die ``die`` as the die is usually made (``CCGGRR``), None for other dice."""
+    from companion.games import dice_to_teach
+
+    return next((d["usual"] for d in dice_to_teach() if d["die"] == die.strip().lower()), None)
+
+
+def example() -> tuple[str, str]:
+    """A die and its faces to name in advice: the first game's first picture die, or a die of six letters."""
+    from companion.games import dice_to_teach
+
+    first = next(iter(dice_to_teach()), {"die": "red", "usual": "ABCDEF"})
+    return first["die"], first["usual"]
+
+
 def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
     """``(die, FACES, looks)`` cleaned up, or :class:`BadTeaching` saying what is wrong."""
+    example_die, example_faces = example()
     if not isinstance(die, str) or not _DIE_NAME.match(die.strip()):
-        raise BadTeaching("die", "name the die with up to 20 letters, digits or dashes, e.g. dragon")
+        raise BadTeaching("die", f"name the die with up to 20 letters, digits or dashes, e.g. {example_die}")
     die = die.strip()
     if not isinstance(faces, str) or not faces.strip():
-        raise BadTeaching("faces", "write the die's faces in the order you will show them, e.g. CCGGRR")
+        raise BadTeaching("faces", f"write the die's faces in the order you will show them, e.g. {example_faces}")
     faces = re.sub(r"[\s,]", "", faces).upper()
     if len(faces) > MAX_FACES:
         raise BadTeaching("faces", f"a die has at most {MAX_FACES} faces: write one letter per face")
     if not _FACES.match(faces):
-        raise BadTeaching("faces", "write one letter (or digit) per face, e.g. CCGGRR")
+        raise BadTeaching("faces", f"write one letter (or digit) per face, e.g. {example_faces}")
     from companion.games import picture_dice
 
     allowed = picture_dice().get(die.lower())  # a die a game names (its faces are known)
@@ -102,7 +118,7 @@ def without_die(templates, die: str):
 class DiceTeacher:
     """One teaching session for one die.
 
-    :param die: the die's name (``dragon``, ``special`` or any other).
+    :param die: the die's name (a game's picture die, or any other).
     :param faces: its faces in the order they will be shown, one letter each (``CCGGRR``).
     :param looks: pictures per face; the die is turned a little between them.
     :param keep: what was taught before and stays (other dice); None starts afresh.

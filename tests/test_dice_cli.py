@@ -167,6 +167,20 @@ def test_teach_with_the_demo_camera_finishes_on_the_demo_tables_die(data_dir, ca
     assert DiceStore(data_dir).load_templates() is None and DiceStore(data_dir).kind == "pips"
 
 
+def test_teaching_a_games_die_without_its_faces_takes_them_as_the_die_is_usually_made(data_dir, capsys):
+    # --faces was required; a game's die is usually made one way (its data), which the teacher now starts from.
+    (data_dir / "config.toml").write_text("[camera]\nfps = 30.0\nwork_width = 1280\n")
+    code = main(["dice", "teach", "--die", "special", "--looks", "1", "--camera", "demo", "--timeout", "60",
+                 "--data-dir", str(data_dir)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "[1/6] die special, face 1 of 6: put F (Fandooble) face up" in err and "[6/6] got it" in err
+    assert json.loads(out)["dice"]["special"]["faces"] == "FFKKWW"
+    # A die no game names has no usual faces: the command says what to add.
+    assert main(["dice", "teach", "--die", "spinner", "--camera", "demo", "--data-dir", str(data_dir)]) == 2
+    assert "say which faces the spinner die has, in the order you will show them: --faces" in capsys.readouterr().err
+
+
 def test_fandooble_option_needs_both_dice_and_accepts_three_alike():
     assert fandooble_faces({"d1": "GCRCGR", "d2": "CCGGRR", "s": "WKFFKW"}) == "CCGGRR/FFKKWW"
     assert fandooble_faces({"d1": "CCGGRR"}) is None

@@ -29,6 +29,32 @@ def test_what_the_camera_knows_about_the_dice(client):
     assert dice["kinds"] == ["pips", "taught", "aruco"]
 
 
+def test_the_setup_page_offers_every_games_picture_dice_as_each_game_declares_them(client):
+    # Teaching offered Fandooble's two dice, written into the page; a game with other dice could not be taught
+    # from it. Now each game's dice come from its declaration: their words, faces and usual faces, each in its
+    # own game's words (both games here call a face R).
+    from companion import games
+
+    class Spinner(games.Game):
+        NAME, TITLE, CAMERA = "spinner", "Spinner Race", "dice"
+        DICE = games.PictureDice({"arrow": "LRS"}, {"L": "left", "R": "right turn", "S": "stop"},
+                                 labels={"arrow": "Arrow die"}, usual={"arrow": "LLRRRS"})
+
+    games.register(Spinner())
+    try:
+        page = client.get("/setup").get_data(as_text=True)
+        dice = client.get("/api/dice").get_json()
+    finally:
+        games.unregister("spinner")
+    assert '<option value="arrow" data-faces="LLRRRS">Arrow die (Spinner Race: left, right turn, stop)</option>' in page
+    assert ('<option value="dragon" data-faces="CCGGRR">Dragon/Treasure die '
+            '(Fandooble: treasure chest, green dragon, red dragon)</option>') in page  # from Fandooble's data
+    assert "S stop" in page and "F Fandooble" in page  # what each letter means, under the faces
+    assert "companion dice teach --die arrow --faces LLRRRS" in dice["teach_commands"]
+    assert {"die": "arrow", "label": "Arrow die", "game": "Spinner Race", "faces": "LRS",
+            "words": ["left", "right turn", "stop"], "usual": "LLRRRS"} in dice["dice_to_teach"]
+
+
 def test_the_sticker_table_is_saved_and_read(client):
     response = client.post("/api/dice/aruco", json={"table": {"0": "c", "1": "G", "2": "R"}})
     assert response.status_code == 200

@@ -53,9 +53,10 @@ def cards():
 
 @bp.get("/setup")
 def setup():
+    from companion.games import dice_to_teach
     from companion.teach import DEFAULT_LOOKS
 
-    return _page("setup", "Setup", default_looks=DEFAULT_LOOKS)
+    return _page("setup", "Setup", default_looks=DEFAULT_LOOKS, dice_to_teach=dice_to_teach())
 
 
 @bp.get("/<name>")

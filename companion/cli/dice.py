@@ -18,7 +18,8 @@ from pathlib import Path
 from companion.cli.common import add_data_dir, data_dir, print_json
 from companion.dicestore import KINDS, DiceStore
 from companion.errors import ConfigError, SetupError
-from companion.teach import DEFAULT_LOOKS
+from companion.games import dice_to_teach
+from companion.teach import DEFAULT_LOOKS, example, usual_faces
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 _NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\d+)(?:_(?P<look>\d+))?$")
@@ -33,8 +34,11 @@ def register(sub) -> None:
     teach = dice_sub.add_parser("teach", help="show each face of each die to the camera (or give photos)")
     add_data_dir(teach)
     teach.add_argument("--images", type=Path, help="learn from photos named <die>_<face>_<n>[_<look>].png instead")
-    teach.add_argument("--die", default="dragon", help="the die being taught with the camera (default dragon)")
-    teach.add_argument("--faces", help="its faces in the order you will show them, e.g. CCGGRR")
+    teach.add_argument("--die", default=example()[0],
+                       help=f"the die being taught with the camera (default {example()[0]}); a game's picture dice: "
+                            + ", ".join(d["die"] for d in dice_to_teach()))
+    teach.add_argument("--faces", help="its faces in the order you will show them (default: as a game's die is "
+                                       f"usually made, e.g. {example()[1]})")
     teach.add_argument("--looks", type=int, default=DEFAULT_LOOKS,
                        help=f"pictures per face, turning the die between (default {DEFAULT_LOOKS})")
     teach.add_argument("--camera", dest="backend", help="camera backend (default: the configuration's)")
@@ -128,8 +132,10 @@ def _teach_from_camera(args) -> DiceStore:
     from companion.teach import DONE, DiceTeacher
     from hardware.camera.select import open_camera, resolve_backend, settings_of
 
-    if not args.faces:
-        raise SetupError("say which faces the die has, in the order you will show them: --faces CCGGRR")
+    faces = args.faces or usual_faces(args.die)
+    if not faces:
+        raise SetupError(f"say which faces the {args.die} die has, in the order you will show them: "
+                         f"--faces {example()[1]}")
     config = Config.in_dir(data_dir(args))
     tray = config["table"]["tray_px"]
     camera = None
@@ -144,7 +150,7 @@ def _teach_from_camera(args) -> DiceStore:
                                        size=(settings["work_width"], settings["work_width"] * 9 // 16))
         print("the demo camera: its table's rendered die is set down with each face asked for (kept with the "
               f"demo table's dice in {store.root}, apart from your table's own)", file=sys.stderr)
-    teacher = DiceTeacher(args.die, args.faces, looks=args.looks, timeout_s=args.timeout,
+    teacher = DiceTeacher(args.die, faces, looks=args.looks, timeout_s=args.timeout,
                           keep=store.load_templates() if args.add else None, save=store.save_templates,
                           zone=np.asarray(tray, np.float64) if tray else None)
     if camera is None:

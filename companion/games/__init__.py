@@ -37,7 +37,7 @@ import pkgutil
 import random
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from companion.errors import SetupError
@@ -61,12 +61,17 @@ class PictureDice:
 
     ``dice`` maps each die's name to the faces it may show, one letter each
     (``{"dragon": "CGR"}``); ``names`` says each face letter in words (``{"C": "treasure chest"}``).
+    ``labels`` says each die in words (``{"dragon": "Dragon/Treasure die"}``), and ``usual`` its faces
+    as a die is usually made, one letter per physical face (``{"dragon": "CCGGRR"}``): what teaching
+    offers to show until the game master writes the faces of their own die.
     Teaching checks a die's faces against ``dice``; the taught face counts become the game's
     setup option through :meth:`Game.dice_option`.
     """
 
     dice: Mapping[str, str]
     names: Mapping[str, str]
+    labels: Mapping[str, str] = field(default_factory=dict)
+    usual: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -290,6 +295,16 @@ def picture_dice() -> dict[str, str]:
 def face_names() -> dict[str, str]:
     """Every game's picture-dice face letters in words."""
     return {letter: name for game in all_games() if game.DICE for letter, name in game.DICE.names.items()}
+
+
+def dice_to_teach() -> list[dict]:
+    """Every game's picture dice as teaching offers them, in the games' order: ``die`` (its name), ``label``
+    (in words), ``game`` (the game's title), ``faces`` (the faces it may show), ``words`` (each of those in
+    the game's words: two games may use one letter) and ``usual`` (one letter per physical face, as the die is
+    usually made; the faces it may show once each where the game does not say)."""
+    return [{"die": die, "label": game.DICE.labels.get(die, die), "game": game.TITLE, "faces": faces,
+             "words": [game.DICE.names.get(face, face) for face in faces], "usual": game.DICE.usual.get(die, faces)}
+            for game in all_games() if game.DICE for die, faces in game.DICE.dice.items()]
 
 
 # -- helpers the engines share ----------------------------------------------------

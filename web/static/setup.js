@@ -223,13 +223,14 @@
     if (ticket !== diceAsked) return;  // a later change is on its way: an earlier answer would undo it on the page
     faceNames = dice.face_names;
     const taught = Object.entries(dice.dice);
+    const games = [...new Set(dice.dice_to_teach.map((d) => d.game))];  // the games played with picture dice
     const kind = el("select", { id: "dice-kind", "aria-label": "Which dice the camera reads" },
-      dice.kinds.map((k) => el("option", { value: k, selected: k === dice.kind, text: { pips: "standard pip dice (1-6)", taught: "taught picture faces (Fandooble)", aruco: "ArUco stickers on the faces" }[k] || k })));
+      dice.kinds.map((k) => el("option", { value: k, selected: k === dice.kind, text: { pips: "standard pip dice (1-6)", taught: `taught picture faces${games.length ? ` (${games.join(", ")})` : ""}`, aruco: "ArUco stickers on the faces" }[k] || k })));
     kind.addEventListener("change", async () => {
       if (await act("/api/dice/kind", { kind: kind.value })) say("The camera reads these dice from now on.");
       loadDice();
     });
-    const aruco = el("input", { id: "dice-aruco", value: Object.entries(dice.face_table).map(([k, v]) => `${k}=${v}`).join(" "), placeholder: "0=C 1=C 2=G 3=G 4=R 5=R", autocapitalize: "characters", spellcheck: "false" });
+    const aruco = el("input", { id: "dice-aruco", value: Object.entries(dice.face_table).map(([k, v]) => `${k}=${v}`).join(" "), placeholder: [...(dice.dice_to_teach.length ? dice.dice_to_teach[0].usual : "123456")].map((f, i) => `${i}=${f}`).join(" "), autocapitalize: "characters", spellcheck: "false" });
     $("teach").replaceChildren(
       el("label", { for: "dice-kind", text: "The camera reads" }), kind,
       el("h3", { text: "Taught dice" }),
@@ -247,8 +248,8 @@
       el("p", { class: "muted", text: Object.keys(dice.game_options).length
         ? Object.entries(dice.game_options).map(([game, option]) => `New ${TC.gameInfo(game).title} games (and their odds) use these face counts: ${option}.`).join(" ")
         : "Until every die of a game is taught, its games use the face counts of their options (the rulebook does not give them)." }),
-      el("p", { class: "muted" }, "Teach both dice above, one after the other. From a computer instead, with the companion stopped: ",
-        command(dice.teach_command), " (then ", command("--die special --faces FFKKWW"), ")."),
+      dice.teach_commands.length ? el("p", { class: "muted" }, `Teach ${dice.teach_commands.length > 1 ? "each die" : "the die"} above, one after the other. From a computer instead, with the companion stopped: `,
+        ...dice.teach_commands.flatMap((c, i) => [i ? (i === dice.teach_commands.length - 1 ? " and " : ", ") : "", command(c)]), ".") : "",
       el("label", { for: "dice-aruco", text: "ArUco stickers (number=face)" }), aruco,
       el("button", { type: "button", class: "secondary", text: "Save the sticker table", onclick: async () => {
         const table = {};
@@ -261,7 +262,6 @@
   }
 
   // -- teaching the dice with the camera: the progress comes with the live state, on every phone --
-  const TEACH_FACES = { dragon: "CCGGRR", special: "FFKKWW" };
   const TEACH_STATES = {
     waiting_for_motion: "Set the die down with this face up (or turn it), then take your hand away.",
     waiting_for_still: "Hold still: the picture is taken when nothing moves.",
@@ -271,7 +271,8 @@
     cancelled: "Cancelled.",
   };
   let teachingWas = null;
-  $("teach-die").addEventListener("change", () => { $("teach-faces").value = TEACH_FACES[$("teach-die").value] || ""; });
+  // Each die offered carries its faces as usually made (the game's data): the starting point for its own.
+  $("teach-die").addEventListener("change", () => { $("teach-faces").value = $("teach-die").selectedOptions[0]?.dataset.faces || ""; });
   $("teach-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("teach-start").disabled = true;

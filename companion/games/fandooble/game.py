@@ -6,7 +6,7 @@ from companion.games import Game, PictureDice, Signal
 
 from . import rules
 from .moves import Bank, Roll, Steal, parse_move
-from .state import DRAGON_FACES, FACE_ORDER, SPECIAL_FACES, face_name
+from .state import DRAGON_FACES, FACE_ORDER, SPECIAL_FACES, Dice, data, face_name
 
 
 def faces_option(taught: dict[str, str]) -> str | None:
@@ -29,7 +29,9 @@ class Fandooble(Game):
     OPTIONS = frozenset(rules.OPTIONS)
     PLAYERS = (2, 6)
     CAMERA = "dice"
-    DICE = PictureDice({"dragon": DRAGON_FACES, "special": SPECIAL_FACES}, {f: face_name(f) for f in FACE_ORDER})
+    DICE = PictureDice({"dragon": DRAGON_FACES, "special": SPECIAL_FACES}, {f: face_name(f) for f in FACE_ORDER},
+                       labels={die: data()["dice"][die]["name"] for die in ("dragon", "special")},
+                       usual={"dragon": Dice.default().dragon, "special": Dice.default().special})
     # A bust costs the roller the loot; a wipe (three red dragons) costs the stash too: nobody may miss it.
     SIGNALS = {"bust": "setback", "wipe": "disaster"}
 
