@@ -45,6 +45,19 @@ class Recorder:
         return [s for s, _ in self.reports]
 
 
+def checks_after(sup, count, timeout=10.0):
+    """Returns once the supervisor has checked its camera ``count`` more times: an absence (no camera opened)
+    is then shown over that many checks however slow the machine, not over a time that a loaded machine
+    may fill with fewer."""
+    seen = [sup.heartbeat]
+    deadline = time.monotonic() + timeout
+    while len(seen) <= count:
+        assert time.monotonic() < deadline, f"the supervisor checked {len(seen) - 1} times, not {count}"
+        if sup.heartbeat != seen[-1]:
+            seen.append(sup.heartbeat)
+        time.sleep(0.002)
+
+
 @pytest.fixture
 def supervise():
     """Builds supervisors over scripted cameras; stops them and frees every blocked call afterwards."""
@@ -125,7 +138,7 @@ def test_stuck_threads_are_bounded_and_then_reported_as_failed(supervise):
     sup, health, _ = supervise(script, max_stuck=2)
     health.wait_for(lambda r: r and r[-1][0] == "failed" and "stuck" in r[-1][1])
     opens = script.opens
-    time.sleep(0.3)
+    checks_after(sup, 10)  # each check would open a camera if it were allowed to (its back-off has run out)
     assert script.opens == opens, "no new camera is opened while threads are stuck"
     assert sup.alive  # the supervisor itself keeps answering, so the watchdog keeps being fed
 
