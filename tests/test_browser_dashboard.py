@@ -236,6 +236,12 @@ def test_the_dice_read_by_the_camera_are_told_apart_from_the_dragons_left_lying_
     until(page, "document.querySelectorAll('#last-roll .die').length === 2")
     assert page.text_content("#reading") == ("Read by the camera: Chest 90%, Fandooble 85%; lying on the table "
                                              "from before: Green dragon 97%, Red dragon 100%.")
+    assert page.text_content("#last-roll-title") == "Last roll"
+    # Once Lola banks, Grace has thrown nothing: the dice shown are said to be the turn before's, not hers.
+    runtime.play("bank", source="dashboard")
+    until(page, "document.getElementById('turn').textContent === \"Grace's turn\"")
+    assert page.text_content("#last-roll-title") == "Last roll (the turn before)"
+    assert page.locator("#last-roll .die").count() == 2
 
 
 def test_the_odds_of_the_next_roll_are_shown_next_to_the_dice(dashboard, page, runtime):

@@ -21,6 +21,8 @@
     $("pile").textContent = s.pile;
     $("rolls").textContent = s.rolls_this_turn;
 
+    // A new turn has thrown nothing yet: the dice shown are the turn before's, not the current player's.
+    $("last-roll-title").textContent = s.last_roll && !s.rolls_this_turn ? "Last roll (the turn before)" : "Last roll";
     $("last-roll").replaceChildren(...(s.last_roll ? [...s.last_roll].map((f) => die(f)) : [el("span", { class: "muted", text: "No roll yet this game." })]));
     $("reading").textContent = readingNote(game);
     $("dragons").replaceChildren(...(s.dragons.length ? s.dragons.map((f) => die(f, true)) : [el("span", { class: "muted", text: "None: every die is thrown." })]));
