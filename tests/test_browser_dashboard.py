@@ -502,6 +502,33 @@ def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
     assert runtime.session.state.coins == 60 and runtime.session.players == ("Lola", "Grace")
 
 
+def test_the_setup_page_lists_the_chosen_games_options_and_seats(dashboard, page, runtime):
+    # The options box said "e.g. coins=80" (a Fandooble option) whatever the game, and offered six seats to a
+    # game of four: a player starting The Grimm Forest could not know its options or its size.
+    url, _ = dashboard
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    page.select_option("#game-name", "grimm")
+    help = page.text_content("#option-help")
+    assert "costs what a floor, walls and roof cost" in help and "(default 2,4,6)" in help and "coins" not in help
+    assert page.is_visible("#seat-4") and not page.is_visible("#seat-5") and not page.is_visible("#seat-6")
+    page.fill("#seat-1", "Anne")
+    page.fill("#seat-2", "Paul")
+    page.click("#option-help button:has-text('costs')")  # starts the option's line, ready for its value
+    page.keyboard.type("2,3,5")
+    assert page.input_value("#options") == "costs=2,3,5"
+    page.click("#new-game button[type=submit]")
+    page.wait_for_url(re.compile(r".*/grimm$"))
+    assert runtime.session.state.costs == (2, 3, 5)
+    # A seat already written in stays when a smaller game is chosen: no name vanishes from the form.
+    page.goto(url + "/setup")
+    page.select_option("#game-name", "fandooble")
+    page.fill("#seat-6", "Zoe")
+    page.select_option("#game-name", "grimm")
+    assert page.is_visible("#seat-6") and not page.is_visible("#seat-5")
+    assert "mega" in page.text_content("#option-help") and "coins" not in page.text_content("#option-help")
+
+
 @pytest.mark.parametrize("observer", [True, False], ids=["resize-observer", "older-browser"])
 def test_a_table_that_fits_stays_a_table_and_one_that_does_not_is_shown_row_by_row(dashboard, page, runtime, observer):
     url, _ = dashboard

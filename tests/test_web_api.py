@@ -35,7 +35,7 @@ def test_the_state_api_answers_without_a_game(client):
 def test_the_games_on_offer_name_their_options(client):
     offered = {g["name"]: g for g in client.get("/api/games").get_json()}
     assert offered["fandooble"]["title"] == "Fandooble"
-    assert "coins" in offered["fandooble"]["options"]
+    assert offered["fandooble"]["options"]["coins"] == "all the gold in the game (default 80)"
 
 
 def test_a_game_with_options_and_a_title(client, runtime):

@@ -64,7 +64,7 @@ class Pick:
 class ToyGame(Game):
     NAME = "toy"
     TITLE = "Toy secrets"
-    OPTIONS = frozenset({"rounds"})
+    OPTIONS = {"rounds": "rounds to play"}
     PLAYERS = (2, 4)
 
     def setup(self, players, options=None):

@@ -19,13 +19,13 @@ def has_page(name: str) -> bool:
 
 
 def available_games() -> list[dict]:
-    """``[{"name", "title", "options", "players", "cooperative", "camera", "page", "campaigns"}]``; an engine that cannot be
-    loaded is left out (and logged)."""
+    """``[{"name", "title", "options", "players", "cooperative", "camera", "page", "campaigns"}]``, ``options``
+    mapping each option to what it does; an engine that cannot be loaded is left out (and logged)."""
     result = []
     for name in games.names():
         try:
             rules = games.get(name)
-            entry = {"name": name, "title": rules.TITLE, "options": sorted(rules.OPTIONS),
+            entry = {"name": name, "title": rules.TITLE, "options": {option: rules.OPTIONS[option] for option in sorted(rules.OPTIONS)},
                      "players": list(rules.PLAYERS), "cooperative": rules.COOPERATIVE,
                      "camera": rules.CAMERA, "page": f"/{name}" if has_page(name) else None,
                      "campaigns": name == CAMPAIGN_GAME}

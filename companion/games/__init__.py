@@ -90,7 +90,8 @@ class Game:
     ``NAME`` / ``TITLE``
         The id used on the command line and in the event log, and the name people read.
     ``OPTIONS``
-        The option names ``setup`` understands (typed after ``--option``).
+        The options ``setup`` understands (typed after ``--option``, or on the Setup page), each mapped to
+        what it does in a player's words, with its default: ``{"coins": "all the gold in the game (default 80)"}``.
     ``PLAYERS``
         The smallest and largest number of players, e.g. ``(2, 6)``.
     ``CARDS``
@@ -114,7 +115,7 @@ class Game:
 
     NAME: str = ""
     TITLE: str = ""
-    OPTIONS: frozenset[str] = frozenset()
+    OPTIONS: Mapping[str, str] = {}
     PLAYERS: tuple[int, int] = (2, 6)
     CARDS: Any = None
     CAMERA: str | None = None

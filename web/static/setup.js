@@ -44,7 +44,28 @@
     const onTable = campaigns.find((c) => c.on_table && !c.playing);
     $("campaign").value = onTable ? onTable.campaign_id : "";
   }
-  $("game-name").addEventListener("change", () => showCampaigns().catch(() => {}));
+  // The chosen game's seats (as many as it has players at most; a seat already written in stays) and its
+  // options, each with what it does and its default; tapping one starts its line in the box.
+  function showOptions() {
+    const game = TC.gameInfo($("game-name").value);
+    const most = game.players ? game.players[1] : Infinity;
+    document.querySelectorAll(".seat").forEach((input, n) => {
+      const hidden = n >= most && !input.value.trim();
+      input.hidden = hidden;
+      document.querySelector(`label[for="${input.id}"]`).hidden = hidden;
+    });
+    const options = Object.entries(game.options || {});
+    $("option-help").replaceChildren(...options.map(([name, help]) => el("li", {},
+      el("button", { type: "button", class: "small secondary", text: name, "aria-label": `Add the option ${name}`, onclick: () => {
+        const box = $("options");
+        const lines = box.value.split("\n").filter((line) => line.trim());
+        if (!lines.some((line) => line.split("=")[0].trim() === name)) lines.push(`${name}=`);
+        box.value = lines.join("\n");
+        box.focus();
+        box.setSelectionRange(box.value.length, box.value.length);
+      } }), ` ${help}`)));
+  }
+  $("game-name").addEventListener("change", () => { showOptions(); showCampaigns().catch(() => {}); });
 
   async function loadPast() {
     try {
@@ -414,6 +435,7 @@
   });
   showRecording();
   loadDice();
+  showOptions();
   showCampaigns().catch(() => {});
   loadPast();
   loadConfig().then(() => { newPicture(); drawMarks(); }).catch(() => {});

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 
 from companion.games import Game, Signal
 
@@ -13,7 +14,7 @@ from .moves import AnswerNo, parse_move
 class Bable(Game):
     NAME = rules.NAME
     TITLE = rules.TITLE
-    OPTIONS = frozenset(rules.OPTIONS)
+    OPTIONS = MappingProxyType(rules.OPTIONS)
     PLAYERS = (2, 5)
     CARDS = cardtable
     COOPERATIVE = True

@@ -22,7 +22,12 @@ from .state import (ACTIONS, LAYERS, MISSING, NEW, SUPPLY_LIMIT, TOWER, Building
 
 NAME = "bable"
 TITLE = "Bable"
-OPTIONS = {"advanced", "first", "cards"}
+# Each option in a player's words, with its default (the Setup page lists them under the options box).
+OPTIONS = {
+    "advanced": "yes to play with the Confusion cards (default no)",
+    "first": "the starting player's name (default the first seat)",
+    "cards": "the card facts entered on the Cards page (the companion fills this in)",
+}
 CARDS_OPTION = "cards"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from types import MappingProxyType
 
 from companion.games import Game
 
@@ -16,7 +17,7 @@ from .state import DRAW
 class FabledFruit(Game):
     NAME = rules.NAME
     TITLE = rules.TITLE
-    OPTIONS = frozenset(rules.OPTIONS)
+    OPTIONS = MappingProxyType(rules.OPTIONS)
     PLAYERS = (2, 5)
     CARDS = cardtable
     CAMERA = "cards"

@@ -16,7 +16,18 @@ from .state import ACT, DRAW, MOVE, OVER, Stack, State
 
 NAME = "fable"
 TITLE = "Fabled Fruit"
-OPTIONS = {"start", "display", "bag", "deal", "fruits", "goal", "locations"}
+# Each option in a player's words, with its default (the Setup page lists them under the options box).
+OPTIONS = {
+    "start": "the start player's name (default the first seat)",
+    "display": "the stacks on display, top to bottom, separated by /, e.g. 1:1-4/2/7:2 7:1 (default the first "
+               "game's: locations 1 to 6)",
+    "bag": "cards out of play, e.g. the juices of earlier games (default none)",
+    "deal": "the fruits dealt, e.g. Anne=banana grapes; Paul=2 fruits (default two fruits each)",
+    "fruits": "the fruit kinds and counts, e.g. banana=12 coconut=12 (default the game's fruits)",
+    "goal": "the juices that end the game (default by the number of players: "
+            + ", ".join(f"{n} for {p}" for p, n in data()["juices_to_win"].items()) + ")",
+    "locations": "the location cards' facts (the Cards page and campaigns fill this in)",
+}
 
 
 class _Refused(Exception):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from companion.games import Game, PictureDice, Signal
 
 from . import rules
@@ -26,7 +28,7 @@ def faces_option(taught: dict[str, str]) -> str | None:
 class Fandooble(Game):
     NAME = rules.NAME
     TITLE = rules.TITLE
-    OPTIONS = frozenset(rules.OPTIONS)
+    OPTIONS = MappingProxyType(rules.OPTIONS)
     PLAYERS = (2, 6)
     CAMERA = "dice"
     DICE = PictureDice({"dragon": DRAGON_FACES, "special": SPECIAL_FACES}, {f: face_name(f) for f in FACE_ORDER},

@@ -16,7 +16,14 @@ from .state import DRAGON_FACES, SPECIAL_FACES, Dice, State, data, face_name, so
 
 NAME = "fandooble"
 TITLE = "Fandooble"
-OPTIONS = {"coins", "stash", "faces"}
+# Each option in a player's words, with its default (the Setup page lists them under the options box).
+OPTIONS = {
+    "coins": f"all the gold in the game (default {data()['coins']})",
+    "stash": "each player's gold at the start (default by the number of players: "
+             + ", ".join(f"{n} for {p}" for p, n in data()["stash_by_players"].items()) + ")",
+    "faces": "every face of a Dragon/Treasure die, a slash, then every face of the Fandooble die, e.g. "
+             "CCGGRR/FFKKWW (default: the taught dice's faces, once both dice are taught)",
+}
 
 
 def setup(players, options: Mapping[str, str] | None = None) -> State:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 
 from companion.games import Game, Signal
 
@@ -13,7 +14,7 @@ from .moves import Build, parse_move
 class GrimmForest(Game):
     NAME = rules.NAME
     TITLE = rules.TITLE
-    OPTIONS = frozenset(rules.OPTIONS)
+    OPTIONS = MappingProxyType(rules.OPTIONS)
     PLAYERS = (2, 4)
     # Every pick revealed at once is worth a look; a finished house is good news for its builder.
     SIGNALS = {"reveal": "cheer", "house": "cheer"}

@@ -21,7 +21,17 @@ from .state import (NONE, PARTS, RESOURCES, Res, Seat, Split, State, add, count,
 
 NAME = "grimm"
 TITLE = "The Grimm Forest"
-OPTIONS = {"advanced", "costs", "start", "supply", "first", "mega"}
+# Each option in a player's words, with its default (the Setup page lists them under the options box).
+OPTIONS = {
+    "advanced": "yes or no: the advanced Friend and Fable cards in the decks (default yes)",
+    "costs": "what a floor, walls and roof cost, in resources of the house's own kind, e.g. 2,4,6 (default "
+             + ",".join(str(data()["costs"][p]) for p in ("floor", "walls", "roof")) + ")",
+    "start": "straw, wood and brick tokens on the Fields, Forest and Brickyard at the start (default "
+             + ",".join(str(data()["locations"][loc]["start"]) for loc in ("fields", "forest", "brickyard")) + ")",
+    "supply": f"tokens of each resource in the box (default {data()['supply_per_resource']})",
+    "first": "the first player's name (default the first seat)",
+    "mega": f"the lowest and highest mega-resource token, e.g. 3-5 (default {data()['mega']['min']}-{data()['mega']['max']})",
+}
 MARKET = "market"
 
 FLOW = Flow(
