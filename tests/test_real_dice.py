@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, NEXT_HELD_OUT_LOOKS,  # noqa: E402
                         BlobDetectorReader, audited_faces, identity_photos, read_photos, real, scored, taught_real)
 
+from tests.test_web_support import app, client, runtime  # noqa: E402,F401  (fixtures)
 from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
 
@@ -189,18 +190,16 @@ def test_a_label_fix_is_dropped_once_the_data_set_says_otherwise(dice_data, tmp_
     assert dice_photos.labels(tmp_path, name, (640, 480))[die].face == other
 
 
-def test_teaching_with_the_file_camera_finishes_on_real_photos(dice_data, data_dir, tmp_path, capsys):
-    # `companion dice teach` with the file camera replaying real photos of one die (train split), as a
-    # camera over the tray sees a person set it down with each face up in turn: the first die (by name) of
-    # bench/data/nell-byler-train-dice.csv with more photos of every face than teaching takes, each face's first
-    # photos that teaching accepts (a person shown a refusal sets the die down again; a replay cannot), each
-    # lying still for four frames, padded to one size as one camera's pictures are.
+def one_real_die(dice_data):
+    """Real photos of one die (train split), as a camera over the tray sees a person set it down with each face up
+    in turn: the first die (by name) of bench/data/nell-byler-train-dice.csv with more photos of every face than
+    teaching takes, each face's first photos that teaching accepts (a person shown a refusal sets the die down
+    again; a replay cannot), padded to one size as one camera's pictures are. Returns (the pictures to teach,
+    face by face; the picture of the empty tray; the die's other photos as taken, with their faces)."""
     import numpy as np
 
-    from companion.cli import main
-    from companion.dicestore import DiceStore
     from companion.teach import DEFAULT_LOOKS
-    from vision.dice.faces import FaceTemplates, TaughtReader
+    from vision.dice.faces import FaceTemplates
 
     def accepted(picture) -> bool:
         try:
@@ -227,10 +226,38 @@ def test_teaching_with_the_file_camera_finishes_on_real_photos(dice_data, data_d
         top, left = (side - h) // 2, (side - w) // 2
         return cv2.copyMakeBorder(picture, top, side - h - top, left, side - w - left, cv2.BORDER_REPLICATE)
 
+    empty = np.full((side, side, 3), np.median(taught[0][1].reshape(-1, 3), axis=0), np.uint8)
+    return [padded(picture) for _, picture in taught], empty, rest
+
+
+def read_right_and_wrong(templates, rest) -> tuple[int, int]:
+    """How many of the die's other photos (as taken, other dice and all) what was taught reads right, and wrong."""
+    import numpy as np
+
+    from vision.dice.faces import TaughtReader
+
+    reader = TaughtReader(templates)
+    right = wrong = 0
+    for face, picture in rest:
+        h, w = picture.shape[:2]
+        dice = reader.read(picture).dice
+        die = min(dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2)) if dice else None
+        right += die is not None and die.face == face
+        wrong += die is not None and die.readable and die.face != face
+    return right, wrong
+
+
+def test_teaching_with_the_file_camera_finishes_on_real_photos(dice_data, data_dir, tmp_path, capsys):
+    # `companion dice teach` with the file camera replaying real photos of one die (one_real_die), each lying
+    # still for four frames.
+    from companion.cli import main
+    from companion.dicestore import DiceStore
+    from companion.teach import DEFAULT_LOOKS
+
+    taught, empty, rest = one_real_die(dice_data)
     frames = tmp_path / "frames"
     frames.mkdir()
-    empty = np.full((side, side, 3), np.median(taught[0][1].reshape(-1, 3), axis=0), np.uint8)
-    pictures = [empty] * 4 + [padded(picture) for _, picture in taught for _ in range(4)]
+    pictures = [empty] * 4 + [picture for picture in taught for _ in range(4)]
     for i, picture in enumerate(pictures):
         cv2.imwrite(str(frames / f"{i:03d}.png"), picture)
     (data_dir / "config.toml").write_text(f'[camera]\nbackend = "file"\nfile_path = "{frames}"\nfps = 30.0\n')
@@ -241,13 +268,31 @@ def test_teaching_with_the_file_camera_finishes_on_real_photos(dice_data, data_d
     assert f"[{6 * DEFAULT_LOOKS}/{6 * DEFAULT_LOOKS}] got it" in err and "try again" not in err
     templates = DiceStore(data_dir).load_templates()
     assert templates.dice == {"real": "123456"} and templates.pictures == {"real": 6 * DEFAULT_LOOKS}
-    # What the camera taught reads the die's other photos, as taken (other dice and all).
-    reader = TaughtReader(templates)
-    right = wrong = 0
-    for face, picture in rest:
-        h, w = picture.shape[:2]
-        dice = reader.read(picture).dice
-        die = min(dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2)) if dice else None
-        right += die is not None and die.face == face
-        wrong += die is not None and die.readable and die.face != face
+    right, wrong = read_right_and_wrong(templates, rest)
     assert right >= 0.8 * len(rest) and wrong <= 1, (right, wrong, len(rest))  # measured 20 of 22 right, none wrong
+
+
+def test_teaching_from_the_setup_page_finishes_on_real_photos(dice_data, tmp_path, runtime, client):
+    # The same die taught from the dashboard (the Setup page's requests), the running companion's camera showing
+    # each photo until the teacher has taken it: the same teacher as the command line's, fed by the pipeline's
+    # frames rather than a camera it opens.
+    from companion.dicestore import DiceStore
+    from companion.teach import DEFAULT_LOOKS
+    from tests.test_web_dice import Camera, wait_for
+
+    taught, empty, rest = one_real_die(dice_data)
+    camera = Camera(runtime, empty)
+    try:
+        started = client.post("/api/dice/teach", json={"die": "real", "faces": "123456", "looks": DEFAULT_LOOKS})
+        assert started.status_code == 202, started.get_json()
+        for number, picture in enumerate(taught, start=1):
+            camera.scene = picture  # the die set down (or turned) with the face asked for up
+            status = wait_for(client, lambda s, n=number: s["learned"] == n or s["state"] == "failed")
+            assert status["state"] != "failed", status
+        assert status["state"] == "done", status
+    finally:
+        camera.stop()
+    templates = DiceStore(tmp_path).load_templates()
+    assert templates.dice == {"real": "123456"} and templates.pictures == {"real": 6 * DEFAULT_LOOKS}
+    right, wrong = read_right_and_wrong(templates, rest)
+    assert right >= 0.8 * len(rest) and wrong <= 1, (right, wrong, len(rest))
