@@ -71,3 +71,12 @@ def test_a_game_stored_with_db_resumes_where_it_stopped(tmp_path):
     assert second.returncode == 0, second.stderr
     state = json.loads(second.stdout)
     assert {p["name"]: p["stash"] for p in state["players"]} == {"Lola": 13, "Grace": 9}
+
+
+def test_the_help_says_what_each_games_options_do():
+    # --option KEY=VALUE named no key: a player at a terminal could not learn them without reading the code.
+    result = companion("play", "--help")
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    assert "costs: what a floor, walls and roof cost" in text and "(default 2,4,6)" in text
+    assert "coins: all the gold in the game (default 80)" in text

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+import textwrap
 
 from companion import games
 from companion.cli.common import add_data_dir, data_dir, numbered_lines, open_log, parse_options, parse_players, print_json
@@ -21,6 +23,8 @@ def register(sub) -> None:
             "is not allowed it prints 'line N: reason' on stderr and the state before that move on stdout, "
             "and exits 2."
         ),
+        epilog=_options_of_every_game(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", help=f"the game: {', '.join(games.names())}")
     p.add_argument("--players", help="player names in seat order, separated by commas")
@@ -31,6 +35,16 @@ def register(sub) -> None:
     p.add_argument("--session", help="continue this stored game (with --db) instead of starting one")
     add_data_dir(p)
     p.set_defaults(handler=run)
+
+
+def _options_of_every_game() -> str:
+    """Each game's options with what they do, for the end of ``--help``: one option a paragraph."""
+    lines = ["each game's options (--option KEY=VALUE):"]
+    for name in games.names():
+        lines.append(f"  {name}")
+        for option, help in sorted(games.get(name).OPTIONS.items()):
+            lines += textwrap.wrap(f"{option}: {help}", 78, initial_indent="    ", subsequent_indent="      ")
+    return "\n".join(lines)
 
 
 def run(args) -> int:
