@@ -53,11 +53,12 @@ class BadTeaching(SetupError):
         self.field = field
 
 
-def face_name(letter: str) -> str | None:
-    """What a game's picture-dice face letter shows ("green dragon"), None for other dice's faces."""
-    from companion.games import face_names
+def face_name(letter: str, die: str | None = None) -> str | None:
+    """What a game's picture-dice face letter shows ("green dragon") on the die ``die`` (in its own game's words),
+    None for other dice's faces."""
+    from companion.games import face_words
 
-    return face_names().get(letter)
+    return face_words(die).get(letter)
 
 
 def usual_faces(die: str) -> str | None:
@@ -94,7 +95,7 @@ def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
     if allowed is not None:
         wrong = sorted(set(faces) - set(allowed))
         if wrong:
-            names = ", ".join(f"{f} ({face_name(f)})" for f in allowed)
+            names = ", ".join(f"{f} ({face_name(f, die.lower())})" for f in allowed)
             raise BadTeaching("faces", f"the {die.lower()} die's faces are {names}; "
                                        f"{', '.join(wrong)} is not one of them")
         die = die.lower()
@@ -192,7 +193,7 @@ class DiceTeacher:
             return f"die {self.die}: all {len(self.faces)} faces learned"
         if self.state in (FAILED, CANCELLED):
             return f"die {self.die}: teaching stopped, nothing was stored"
-        name = face_name(self.face)
+        name = face_name(self.face, self.die)
         shown = f"the {name}" if name else f"face {self.face}"
         turn = " (turn the die a little)" if self.look > 1 else ""
         return (f"die {self.die}, face {self.face_number} of {len(self.faces)}: "
@@ -210,7 +211,7 @@ class DiceTeacher:
             "face_number": self.face_number,
             "look": self.look,
             "face": self.face,
-            "face_name": face_name(self.face),
+            "face_name": face_name(self.face, self.die),
             "prompt": self.prompt(),
             "state": self.state,
             "active": self.active,
@@ -291,7 +292,7 @@ class DiceTeacher:
             return
         self.seen = None
         self.learned += 1
-        name = face_name(face)
+        name = face_name(face, self.die)
         got = f"got it: {face} ({name})" if name else f"got it: {face}"
         if self.learned < self.total:
             self._deadline = self.clock() + self.timeout_s
@@ -303,7 +304,7 @@ class DiceTeacher:
         except (OSError, ValueError) as exc:
             self._set(FAILED, f"the faces were learned but could not be stored: {exc}")
             return
-        counts = ", ".join(f"{n}× {face_name(f) or f}" for f, n in self.templates.face_counts(self.die).items())
+        counts = ", ".join(f"{n}× {face_name(f, self.die) or f}" for f, n in self.templates.face_counts(self.die).items())
         self._set(DONE, f"die {self.die} learned: {counts}")
 
     def _timed_out(self) -> bool:

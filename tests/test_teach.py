@@ -315,6 +315,29 @@ def test_a_game_declares_its_picture_dice_and_teaching_and_the_store_follow_it(s
         games.unregister("coinflip")
 
 
+def test_a_face_letter_another_game_also_uses_is_said_in_its_own_dies_game_words(rng, store):
+    # Face letters were one list for every game: a coin's R ("rim") was named as Fandooble's R, "red dragon",
+    # in the teaching prompt, its refusals and what was learned.
+    from companion import games
+
+    class CoinFlip(games.Game):
+        NAME, TITLE, CAMERA = "coinflip", "Coin flip", "dice"
+        DICE = games.PictureDice({"coin": "HTR"}, {"H": "heads", "T": "tails", "R": "rim"})
+
+    games.register(CoinFlip())
+    try:
+        with pytest.raises(BadTeaching, match=r"faces are H \(heads\), T \(tails\), R \(rim\); X is not"):
+            checked_request("coin", "RX", 1)
+        teacher = DiceTeacher("coin", "R", looks=1, save=store.save_templates)
+        assert teacher.prompt() == "die coin, face 1 of 1: put the rim face up in the tray"
+        assert teacher.status()["face_name"] == "rim"
+        assert DiceTeacher("dragon", "R", looks=1).status()["face_name"] == "red dragon"
+        status = hand_then(teacher, render_face_photo(rng, "R"))[-1]
+        assert status["state"] == DONE and "1× rim" in status["message"], status
+    finally:
+        games.unregister("coinflip")
+
+
 def test_teaching_again_replaces_damaged_dice_files_and_keeps_the_damaged_settings_aside(rng, store):
     # "teach the dice again" must be possible where it is said: the damaged settings are kept beside the new.
     teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates)

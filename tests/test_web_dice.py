@@ -182,6 +182,7 @@ def test_the_dice_are_taught_from_the_dashboard_with_the_running_camera(client, 
     assert runtime.snapshot()["teaching"]["state"] == "done"
     dice = client.get("/api/dice").get_json()
     assert dice["kind"] == "taught" and dice["dice"]["dragon"]["counts"] == {"C": 1, "G": 1, "R": 1}
+    assert dice["face_words"]["dragon"]["R"] == "red dragon"  # in its own game's words, for the page to name it
 
 
 def test_teaching_during_a_dice_game_tells_the_table_that_its_rolls_wait(client, runtime, camera):

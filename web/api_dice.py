@@ -57,13 +57,14 @@ def dice_options(game: str) -> dict[str, str]:
 
 def _described(store) -> dict:
     from companion.dicestore import KINDS
-    from companion.games import dice_to_teach, face_names
+    from companion.games import dice_to_teach, face_names, face_words
 
     described = store.describe()
     if not is_unlocked():  # where the companion keeps its files is the game master's to know
         described["directory"] = None
     to_teach = dice_to_teach()
     return {**described, "kinds": list(KINDS), "face_names": face_names(), "dice_to_teach": to_teach,
+            "face_words": {die: face_words(die) for die in described["dice"]},  # each taught die in its game's words
             "teach_commands": [f"companion dice teach --die {d['die']} --faces {d['usual']}" for d in to_teach]}
 
 

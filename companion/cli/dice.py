@@ -66,10 +66,10 @@ def _show(args) -> int:
     return 0
 
 
-def _face_label(face: str) -> str:
+def _face_label(face: str, die: str) -> str:
     from companion.teach import face_name
 
-    name = face_name(face)
+    name = face_name(face, die)
     return f"{face} ({name})" if name else face
 
 
@@ -119,7 +119,7 @@ def _teach_from_images(templates, folder: Path) -> None:
         except ValueError as exc:  # the picture of what was found is one command away
             raise SetupError(f"{path.name}: {exc}. To see it drawn on the photo: companion see --dice "
                              f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
-        _progress(step, len(files), f"die {die}, face {number}: {_face_label(face)} learned from {path.name}")
+        _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from {path.name}")
 
 
 def _teach_from_camera(args) -> DiceStore:
@@ -179,7 +179,7 @@ def _teach_from_camera(args) -> DiceStore:
 def _camera_prompt(status: dict) -> str:
     turn = " (turn the die a little)" if status["look"] > 1 else ""
     return (f"die {status['die']}, face {status['face_number']} of {len(status['faces'])}: "
-            f"put {_face_label(status['face'])} face up in the tray{turn}")
+            f"put {_face_label(status['face'], status['die'])} face up in the tray{turn}")
 
 
 def run_aruco(args) -> int:

@@ -298,6 +298,16 @@ def face_names() -> dict[str, str]:
     return {letter: name for game in all_games() if game.DICE for letter, name in game.DICE.names.items()}
 
 
+def face_words(die: str | None = None) -> dict[str, str]:
+    """Face letters in words, those of the game whose picture die is ``die`` first (two games may use one letter
+    for different faces), then every game's (:func:`face_names`)."""
+    words = face_names()
+    for game in all_games():
+        if game.DICE and die in game.DICE.dice:
+            words.update(game.DICE.names)
+    return words
+
+
 def dice_to_teach() -> list[dict]:
     """Every game's picture dice as teaching offers them, in the games' order: ``die`` (its name), ``label``
     (in words), ``game`` (the game's title), ``faces`` (the faces it may show), ``words`` (each of those in

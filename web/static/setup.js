@@ -131,7 +131,7 @@
   function showStored() {
     const stored = storedCorners();
     $("cal-stored").textContent = stored.length === 4
-      ? `Stored corners (working-image pixels, dashed yellow): ${stored.map((p, i) => `${CORNERS[i]} ${p[0]},${p[1]}`).join(" · ")}`
+      ? `Stored corners (dashed yellow; pixels of the camera's picture): ${stored.map((p, i) => `${CORNERS[i]} ${p[0]},${p[1]}`).join(" · ")}`
       : "No corners stored: the camera uses the corner tags.";
   }
 
@@ -243,6 +243,7 @@
     }
     if (ticket !== diceAsked) return;  // a later change is on its way: an earlier answer would undo it on the page
     faceNames = dice.face_names;
+    faceWords = dice.face_words || {};
     const taught = Object.entries(dice.dice);
     const games = [...new Set(dice.dice_to_teach.map((d) => d.game))];  // the games played with picture dice
     const kind = el("select", { id: "dice-kind", "aria-label": "Which dice the camera reads" },
@@ -255,7 +256,7 @@
     $("teach").replaceChildren(
       el("label", { for: "dice-kind", text: "The camera reads" }), kind,
       el("h3", { text: "Taught dice" }),
-      taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", { text: `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${dice.face_names[f] || f}`).join(", ")}` })))
+      taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", { text: `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${named(f, die)}`).join(", ")}` })))
         : el("p", { class: "muted", text: "No faces taught yet." }),
       dice.problem ? el("p", { id: "dice-problem", class: "message", text: `The dice: ${dice.problem}.` }) : "",
       dice.demo ? el("p", { id: "dice-demo", class: "muted", text: "These are the demo table's rendered dice, kept apart from your table's own: what is taught while the demo camera plays stays with the demo." }) : "",
@@ -379,6 +380,8 @@
 
   // -- trying the dice: each throw in the tray read and shown here, counted in no game --
   let faceNames = {};
+  let faceWords = {};  // each taught die's faces in its own game's words (two games may use one letter)
+  const named = (face, die) => (faceWords[die] || {})[face] || faceNames[face] || face;
   let triedShown = null;
   $("try-start").addEventListener("click", async () => {
     const started = await act("/api/dice/try", { on: true });
@@ -404,10 +407,9 @@
     $("try-state").textContent = `Throw ${tried.throw}: ${dice.length} ${dice.length === 1 ? "die" : "dice"} read. Throw again, or stop.`;
     if (triedShown === tried.throw) return;
     triedShown = tried.throw;
-    const named = (face) => faceNames[face] || face;
-    $("try-dice").replaceChildren(...dice.map((d) => TC.dieFace(d.face, d.face && faceNames[d.face])));
-    $("try-text").textContent = dice.map((d) => d.face ? named(d.face)
-      : `? (${d.reason || "not read"}${d.guess ? `: looks most like ${named(d.guess)}` : ""})`).join(", ");
+    $("try-dice").replaceChildren(...dice.map((d) => TC.dieFace(d.face, d.face && named(d.face, d.die))));
+    $("try-text").textContent = dice.map((d) => d.face ? named(d.face, d.die)
+      : `? (${d.reason || "not read"}${d.guess ? `: looks most like ${named(d.guess, d.die)}` : ""})`).join(", ");
     $("try-picture").hidden = !tried.picture;
     if (tried.picture) $("try-picture").src = `/api/roll/${encodeURIComponent(tried.picture)}.jpg`;
   }
