@@ -64,6 +64,7 @@ from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
 from vision.dice.scan import scan_marks, upright_patch  # noqa: E402
 from vision.synth.dice import TABLE_COLOURS, render_face_photo, render_photo, render_tray  # noqa: E402
+from vision.synth.effects import relit  # noqa: E402
 from tools import dice_photos  # noqa: E402
 
 IOU_MATCH = 0.4
@@ -361,13 +362,6 @@ def _lesson(name: str, face: str, picture, slanted: bool) -> tuple[FaceTemplates
     return lesson, (time.perf_counter() - start) * 1000
 
 
-def lit(picture: np.ndarray, gains: tuple[float, float, float] | None) -> np.ndarray:
-    """``picture`` under another light: each of its blue, green and red values times ``gains`` (None: as taken)."""
-    if gains is None:
-        return picture
-    return np.clip(picture.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
-
-
 # The light of an evening, as the photos read (not those taught) are changed: (name, blue, green, red gains).
 LIGHTS = (("dimmer (0.6)", (0.6, 0.6, 0.6)), ("a warm lamp", (0.75, 0.95, 1.1)), ("dimmer and warm", (0.45, 0.6, 0.75)))
 
@@ -383,7 +377,7 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
     crop's middle counts. With ``ways`` > 1 this is done again with the teaching photos chosen other
     ways (each face's photos in turn from the second, the third...), the totals summed: one choice of
     teaching photos leaves 66 dice to read, where a die is 1.5%. ``slanted`` False teaches without the
-    slanted samples (:class:`FaceTemplates`). ``light`` reads the other photos under another light (:func:`lit`).
+    slanted samples (:class:`FaceTemplates`). ``light`` reads the other photos under another light (:func:`vision.synth.effects.relit`).
     Returns the totals and the mean time to learn one photo (ms)."""
     photos = identity_photos(root, identities)
     lessons = _lessons(root, identities, slanted)
@@ -413,7 +407,7 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
         total["dice"] += len(rest)
         for face, picture in rest:
             h, w = picture.shape[:2]
-            reading = reader.read(lit(picture, light))
+            reading = reader.read(relit(picture, light))
             if not reading.dice:
                 continue
             die = min(reading.dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2))

@@ -25,6 +25,7 @@ from vision.dice import net
 from vision.dice.net import MODELS, READER_PX, crop_die
 from vision.synth.dice import (FANDOOBLE_FACES, PHOTO_BODIES, PHOTO_INKS, PhotoStyle, render_face_photo, render_photo,
                                render_tray)
+from vision.synth.effects import relit
 
 
 PHOTO_SCENES = 30
@@ -291,7 +292,7 @@ def test_taught_faces_are_read_at_any_turn_under_an_evenings_light(templates, li
     """The tray turned through a whole circle, under other light than the faces were taught in."""
     gain = {"dimmer": (0.65, 0.65, 0.65), "brighter": (1.25, 1.25, 1.25), "warm lamp": (0.8, 0.95, 1.15)}[light]
     scene = render_tray(np.random.default_rng(41), kind="fandooble", faces=list(FANDOOBLE_FACES), table="felt")
-    lit = np.clip(scene.image.astype(np.float32) * np.float32(gain), 0, 255).astype(np.uint8)
+    lit = relit(scene.image, gain)
     h, w = lit.shape[:2]
     pad = int(np.hypot(w, h) - min(w, h)) // 2 + 1  # no die leaves the picture as it turns
     padded = cv2.copyMakeBorder(lit, pad, pad, pad, pad, cv2.BORDER_REPLICATE)

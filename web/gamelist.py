@@ -25,7 +25,7 @@ def available_games() -> list[dict]:
     for name in games.names():
         try:
             rules = games.get(name)
-            entry = {"name": name, "title": rules.TITLE, "options": {option: rules.OPTIONS[option] for option in sorted(rules.OPTIONS)},
+            entry = {"name": name, "title": rules.TITLE, "options": dict(sorted(rules.OPTIONS.items())),
                      "players": list(rules.PLAYERS), "cooperative": rules.COOPERATIVE,
                      "camera": rules.CAMERA, "page": f"/{name}" if has_page(name) else None,
                      "campaigns": name == CAMPAIGN_GAME}

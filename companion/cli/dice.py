@@ -34,11 +34,12 @@ def register(sub) -> None:
     teach = dice_sub.add_parser("teach", help="show each face of each die to the camera (or give photos)")
     add_data_dir(teach)
     teach.add_argument("--images", type=Path, help="learn from photos named <die>_<face>_<n>[_<look>].png instead")
-    teach.add_argument("--die", default=example()[0],
-                       help=f"the die being taught with the camera (default {example()[0]}); a game's picture dice: "
+    first_die, first_faces = example()
+    teach.add_argument("--die", default=first_die,
+                       help=f"the die being taught with the camera (default {first_die}); a game's picture dice: "
                             + ", ".join(d["die"] for d in dice_to_teach()))
     teach.add_argument("--faces", help="its faces in the order you will show them (default: as a game's die is "
-                                       f"usually made, e.g. {example()[1]})")
+                                       f"usually made, e.g. {first_faces})")
     teach.add_argument("--looks", type=int, default=DEFAULT_LOOKS,
                        help=f"pictures per face, turning the die between (default {DEFAULT_LOOKS})")
     teach.add_argument("--camera", dest="backend", help="camera backend (default: the configuration's)")

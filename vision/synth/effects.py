@@ -86,6 +86,13 @@ def noise(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarr
     return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
+def relit(image: np.ndarray, gains: tuple[float, float, float] | None) -> np.ndarray:
+    """``image`` under another light: its blue, green and red values times ``gains`` (None: as it is)."""
+    if gains is None:
+        return image
+    return np.clip(image.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)
+
+
 def uneven_light(image: np.ndarray, darkest: float, direction_deg: float) -> np.ndarray:
     """Light falling linearly from full on one side to ``darkest`` (e.g. 0.6) on the other."""
     if darkest >= 1.0:
