@@ -20,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, NEXT_HELD_OUT_LOOKS,  # noqa: E402
+from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, NEXT_HELD_OUT_LOOKS, SPENT_HELD_OUT_LOOKS,  # noqa: E402
                         BlobDetectorReader, audited_faces, identity_photos, read_photos, real, scored, taught_real)
 
 from tests.test_web_support import app, client, runtime  # noqa: E402,F401  (fixtures)
@@ -77,7 +77,7 @@ def test_the_taught_dice_files_name_whole_train_dice_each_once_with_enough_photo
     # die or look pictured, and each look at least four times: three photos to teach, one or more to read.
     train = set(dice_photos.names(dice_data, "train"))
     seen: dict[tuple[str, str], str] = {}
-    for identities in (IDENTITIES, LOOKS, HELD_OUT_LOOKS, NEXT_HELD_OUT_LOOKS):
+    for identities in (IDENTITIES, LOOKS, HELD_OUT_LOOKS, SPENT_HELD_OUT_LOOKS, NEXT_HELD_OUT_LOOKS):
         with open(identities, newline="") as f:
             rows = list(csv.DictReader(f))
         photos: dict[str, dict[str, int]] = {}
@@ -94,7 +94,7 @@ def test_the_taught_dice_files_name_whole_train_dice_each_once_with_enough_photo
         for die, faces in photos.items():
             assert sorted(faces) == list("123456"), (identities.name, die, faces)
             assert identities == IDENTITIES or min(faces.values()) >= 4, (identities.name, die, faces)
-    assert len(seen) == 144 + 277 + 210 + 213
+    assert len(seen) == 144 + 277 + 210 + 213 + 128
 
 
 @pytest.mark.slow
