@@ -20,8 +20,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, NEXT_HELD_OUT_LOOKS, SPENT_HELD_OUT_LOOKS,  # noqa: E402
-                        BlobDetectorReader, audited_faces, identity_photos, read_photos, real, scored, taught_real)
+from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, NEXT_HELD_OUT_LOOKS,  # noqa: E402
+                        SPENT_HELD_OUT_LOOKS, BlobDetectorReader, audited_faces, identity_photos, read_photos,
+                        real, scored, taught_real)
 
 from tests.test_web_support import app, client, runtime  # noqa: E402,F401  (fixtures)
 from tools import dice_photos  # noqa: E402
