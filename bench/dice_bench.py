@@ -71,12 +71,14 @@ IOU_MATCH = 0.4
 IDENTITIES = Path(__file__).resolve().parent / "data" / "nell-byler-train-dice.csv"  # which labelled dice are one physical die
 LOOKS = IDENTITIES.with_name("nell-byler-train-looks.csv")  # which labelled dice are alike dice of one look
 HELD_OUT_LOOKS = IDENTITIES.with_name("nell-byler-train-looks-heldout.csv")  # the same, grouped later: held out
-# Three more looks grouped by eye by someone who ran no reader (stop 40): read once, to judge stop 44's brightening of
-# a dim tray (which passed there and failed rendered trays, and did not ship). Spent: no longer held out.
-SPENT_HELD_OUT_LOOKS = IDENTITIES.with_name("nell-byler-train-looks-heldout2.csv")
-# One more look grouped by eye by someone who ran no reader (stop 45), nothing read on it yet: kept to judge the
-# next change to the taught reader, by a rule written before it is read
-NEXT_HELD_OUT_LOOKS = IDENTITIES.with_name("nell-byler-train-looks-heldout3.csv")
+# More looks grouped by eye by someone who ran no reader, each read once to judge one change to the taught reader by a
+# rule written before (both changes brightened a dim tray; neither shipped): spent, no longer held out. heldout2: three
+# looks (stop 40), read in stop 44; heldout3: one look (stop 45), read in stop 45.
+SPENT_HELD_OUT_LOOKS = (IDENTITIES.with_name("nell-byler-train-looks-heldout2.csv"),
+                        IDENTITIES.with_name("nell-byler-train-looks-heldout3.csv"))
+# Looks nothing was read on yet, kept to judge the next change to the taught reader: none remains (the train split's
+# other dice are looks already used, or too few photos of a face); a new file grouped by eye goes here.
+NEXT_HELD_OUT_LOOKS: Path | None = None
 AUDIT = IDENTITIES.with_name("nell-byler-test-audit.csv")  # test dice an audit found mislabelled or could not call
 TEACHING_WAYS = 6  # choices of teaching photos summed in the taught dice's second figure
 WRONG_TARGET = 0.005  # wrong faces allowed on the calibration photos: half the target, a margin for new photos
@@ -534,7 +536,8 @@ def main(argv=None) -> int:
     parser.add_argument("--timing", action="store_true", help="only the speed table")
     parser.add_argument("--next-held-out", action="store_true",
                         help="only the taught reader on the looks kept for its next change (NEXT_HELD_OUT_LOOKS), "
-                             "six ways: this spends them, so write the rule that judges the change first")
+                             "six ways: this spends them, so write the rule that judges the change first "
+                             "(none is kept now)")
     parser.add_argument("--real", type=Path,
                         default=Path(__file__).resolve().parent.parent.parent / "shared/data/dice/nell-byler-d6")
     args = parser.parse_args(argv)
@@ -552,8 +555,11 @@ def main(argv=None) -> int:
         print(f"least threshold with at most {100 * WRONG_TARGET:.1f}% wrong: {chosen:.2f}")
         return 0
     if args.next_held_out:
+        if NEXT_HELD_OUT_LOOKS is None:
+            parser.error("no looks are held out for the next change to the taught reader: every held-out file is "
+                         "spent (SPENT_HELD_OUT_LOOKS); group new ones by eye (tools/dice_identity.py) first")
         print(HEADER)
-        print(row(f"real alike dice (3 more looks, held out for the next change), chosen {TEACHING_WAYS} ways (summed)"
+        print(row(f"real alike dice (looks held out for the next change), chosen {TEACHING_WAYS} ways (summed)"
                   " / ours (taught)", taught_real(args.real, NEXT_HELD_OUT_LOOKS, ways=TEACHING_WAYS)[0]))
         return 0
     templates = taught_templates()

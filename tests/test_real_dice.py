@@ -20,9 +20,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, NEXT_HELD_OUT_LOOKS,  # noqa: E402
-                        SPENT_HELD_OUT_LOOKS, BlobDetectorReader, audited_faces, identity_photos, read_photos,
-                        real, scored, taught_real)
+from dice_bench import (AUDIT, HELD_OUT_LOOKS, IDENTITIES, LOOKS, SPENT_HELD_OUT_LOOKS,  # noqa: E402
+                        BlobDetectorReader, audited_faces, identity_photos, read_photos, real, scored, taught_real)
 
 from tests.test_web_support import app, client, runtime  # noqa: E402,F401  (fixtures)
 from tools import dice_photos  # noqa: E402
@@ -78,7 +77,7 @@ def test_the_taught_dice_files_name_whole_train_dice_each_once_with_enough_photo
     # die or look pictured, and each look at least four times: three photos to teach, one or more to read.
     train = set(dice_photos.names(dice_data, "train"))
     seen: dict[tuple[str, str], str] = {}
-    for identities in (IDENTITIES, LOOKS, HELD_OUT_LOOKS, SPENT_HELD_OUT_LOOKS, NEXT_HELD_OUT_LOOKS):
+    for identities in (IDENTITIES, LOOKS, HELD_OUT_LOOKS, *SPENT_HELD_OUT_LOOKS):
         with open(identities, newline="") as f:
             rows = list(csv.DictReader(f))
         photos: dict[str, dict[str, int]] = {}

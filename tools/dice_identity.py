@@ -11,8 +11,8 @@ dice of one look in ``nell-byler-train-looks.csv``, and in ``nell-byler-train-lo
 grouped later by someone who ran no reader, to judge the slanted teaching samples on dice nothing was chosen on;
 ``nell-byler-train-looks-heldout2.csv`` three more (a translucent and an opaque red, a translucent purple), grouped
 the same way and read once, to judge one change (spent); ``nell-byler-train-looks-heldout3.csv`` one more (a maroon
-marbled die with white pips), grouped the same way and not yet read by any reader, for the next change to the
-taught reader.
+marbled die with white pips), grouped the same way and read once, to judge the next change (spent). The train split's
+other dice are looks already used or have too few photos of a face (stop 45).
 
 Run:  .venv/bin/python tools/dice_identity.py [OUT_DIR] [--k 40] [--root DATASET]
       (OUT_DIR defaults to a new temporary folder; its path is printed.)
