@@ -151,7 +151,7 @@ def _corners(v):
     if (isinstance(v, list) and len(v) == 4
             and all(isinstance(c, list) and len(c) == 2 and all(_finite(x) and 0 <= x <= 100_000 for x in c) for c in v)):
         return None
-    return "must be [] or four [x, y] pairs (NW, NE, SE, SW) in working-image pixels"
+    return "must be [] or four [x, y] pairs (NW, NE, SE, SW) in pixels of the camera picture at its working width"
 
 
 def _finite(x) -> bool:
@@ -172,7 +172,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "demo_game": Key("", "the game the demo camera plays when no camera is found (a game with a demo, e.g. fandooble); \"\" for the first demo", _string),
         "usb_device": Key(0, "OpenCV device number of a USB webcam", _int_range(0, 63)),
         "file_path": Key("", "a photo, a folder of images or a video for the file camera", _string),
-        "work_width": Key(2304, "width of the working image (small stream) in pixels", _int_range(320, 4608)),
+        "work_width": Key(2304, "width in pixels of the camera picture the companion reads cards and dice in (the camera's small stream)", _int_range(320, 4608)),
         "full_width": Key(4608, "width of the full-resolution frame in pixels", _int_range(320, 9152)),
         "fps": Key(10.0, "frames per second processed", _number_range(0.5, 60)),
         "lens_position": Key(-1.0, "Camera Module 3 fixed focus in dioptres (1/metres); -1 keeps autofocus", _number_range(-1, 15)),
@@ -181,8 +181,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "table": {
         "tray_mm": Key([], "dice tray zone [left, top, right, bottom] in table millimetres (needs the table's corners); [] for none", _rect_or_empty),
-        "tray_px": Key([], "dice tray: its four corners in working-image pixels (NW, NE, SE, SW), tapped on the Setup page; [] for none. With no tray the dice are not read: nothing outside the tray is a die", _corners),
-        "corners_px": Key([], "stored calibration: the four table corners in working-image pixels (NW, NE, SE, SW)", _corners),
+        "tray_px": Key([], "dice tray: its four corners in pixels of the camera picture at its working width (camera work_width), NW, NE, SE, SW, tapped on the Setup page; [] for none. With no tray the dice are not read: nothing outside the tray is a die", _corners),
+        "corners_px": Key([], "stored calibration: the four table corners in pixels of the camera picture at its working width (camera work_width), NW, NE, SE, SW", _corners),
         "width_mm": Key(800.0, "distance between the centres of the NW and NE corner tags", _number_range(100, 5000)),
         "height_mm": Key(600.0, "distance between the centres of the NW and SW corner tags", _number_range(100, 5000)),
     },

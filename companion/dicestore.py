@@ -32,6 +32,7 @@ STALE = ("the dice were taught with an older version of the companion, which cut
          "teach them again ('companion dice teach' or the Setup page)")
 
 KINDS = ("pips", "taught", "aruco")
+USE_PIPS = "companion dice use pips"  # what a terminal runs to read the dice by their pips (the Setup page has a button)
 
 
 class DiceStore:
@@ -193,7 +194,7 @@ class DiceStore:
         return {
             **stale,
             **({"advice": advice} if advice else {}),
-            **({"pip_dice": pips} if pips else {}),
+            **({"pip_dice": pips, "pip_dice_command": USE_PIPS} if pips else {}),
             "demo": self.demo,
             "kind": settings["kind"],
             "directory": str(self.root),
@@ -257,7 +258,7 @@ def _read_by_their_pips(settings: dict) -> str | None:
     return (f"The {'dice' if len(pip_dice) > 1 else 'die'} {' and '.join(pip_dice)} "
             f"{'are pip dice' if len(pip_dice) > 1 else 'is a pip die'}: the pip reader "
             f"reads {counted} teaching pictures as the faces taught. Pip dice are read better by their pips (on real "
-            "photos, 95 in 100 right against 62 taught): choose pip dice ('companion dice use pips')")
+            "photos, 95 in 100 right against 62 taught): choose pip dice")
 
 
 def _taught_by_older_version(settings: dict) -> bool:

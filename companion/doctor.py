@@ -160,7 +160,8 @@ def check_dice_settings(data_dir: Path) -> Check:
         return Check("dice", "settings", FAIL, str(exc))
     taught = f" ({sum(templates.pictures.values())} pictures of {', '.join(templates.dice)})" if templates else ""
     shown = store.describe() if templates else {}
-    advice = [text for text in (shown.get("advice") and f"Dice {shown['advice']}", shown.get("pip_dice")) if text]
+    pips = shown.get("pip_dice") and f"{shown['pip_dice']} ('{shown['pip_dice_command']}')"
+    advice = [text for text in (shown.get("advice") and f"Dice {shown['advice']}", pips) if text]
     if advice:  # still read, with more wrong or unread faces than need be: what to do about it
         return Check("dice", "settings", WARN, f"the camera reads {kind} dice{taught}. {'. '.join(advice)}")
     return Check("dice", "settings", OK, f"the camera reads {kind} dice{taught}")

@@ -176,6 +176,6 @@ def test_taught_dice_that_would_read_better_taught_again_or_by_their_pips_are_a_
     check = check_dice_settings(data_dir)
     assert check.status == "warn" and check.detail.startswith("the camera reads taught dice (6 pictures of white). ")
     assert "Dice taught from fewer pictures a face than the 3 teaching takes now: white (1 a face)" in check.detail
-    assert "The die white is a pip die" in check.detail
+    assert "The die white is a pip die" in check.detail and "choose pip dice ('companion dice use pips')" in check.detail
     DiceStore(data_dir).set_kind("pips")
     assert check_dice_settings(data_dir).status == "ok"

@@ -146,7 +146,7 @@ def test_pip_dice_taught_as_their_pips_are_advised_to_be_read_by_their_pips(rng,
     assert read > 6 * DEFAULT_LOOKS / 2 and "special" not in templates.read_by_pips
     assert advice.startswith(f"The die white is a pip die: the pip reader reads {read} of {6 * DEFAULT_LOOKS} "
                              "of white's teaching pictures as the faces taught")
-    assert "special" not in advice and "'companion dice use pips'" in advice
+    assert "special" not in advice and store.describe()["pip_dice_command"] == "companion dice use pips"
     assert store.load_templates().read_by_pips == templates.read_by_pips  # kept with the taught faces
     assert without_die(store.load_templates(), "white").read_by_pips == {}
     store.set_kind("pips")  # taken: the camera reads them by their pips, nothing more to advise

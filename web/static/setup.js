@@ -262,7 +262,7 @@
       dice.demo ? el("p", { id: "dice-demo", class: "muted", text: "These are the demo table's rendered dice, kept apart from your table's own: what is taught while the demo camera plays stays with the demo." }) : "",
       dice.advice ? el("p", { id: "dice-advice", class: "message", text: `Dice ${dice.advice}.` }) : "",
       // Pip dice taught as their pips: one tap reads them by their pips instead (the command is for a terminal).
-      dice.pip_dice ? el("div", {}, el("p", { id: "dice-pips", class: "message", text: `${dice.pip_dice.replace(/ \('companion dice use pips'\)$/, "")}.` }),
+      dice.pip_dice ? el("div", {}, el("p", { id: "dice-pips", class: "message", text: `${dice.pip_dice}.` }),
         el("button", { type: "button", id: "dice-use-pips", class: "secondary", text: "Read them by their pips", onclick: async () => {
           if (await act("/api/dice/kind", { kind: "pips" })) say("The camera reads the dice by their pips from now on.");
           loadDice();
