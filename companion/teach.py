@@ -18,6 +18,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -42,6 +43,8 @@ CANCELLED = "cancelled"
 ACTIVE_STATES = (WAITING_FOR_MOTION, WAITING_FOR_STILL, LEARNED)
 
 _DIE_NAME = re.compile(r"^[A-Za-z0-9-]{1,20}$")
+# A teaching photo's name: the die, the face shown, which physical face (1, 2...), and optionally which picture of it
+PHOTO_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\d+)(?:_(?P<look>\d+))?$")
 _FACES = re.compile(r"^[A-Z0-9]+$")
 
 
@@ -102,6 +105,24 @@ def checked_request(die: str, faces: str, looks: int) -> tuple[str, str, int]:
     if isinstance(looks, bool) or not isinstance(looks, int) or not 1 <= looks <= MAX_LOOKS:
         raise BadTeaching("looks", f"looks is the number of pictures per face: 1 to {MAX_LOOKS}")
     return die, faces, looks
+
+
+def teaching_photos(folder: Path) -> list[tuple[Path, str, str, str]]:
+    """The photos in ``folder`` named as teaching photos (:data:`PHOTO_NAME`, e.g. ``dragon_C_1.png``), in name
+    order: (path, die, face letter, the physical face's number). SetupError when there is no such folder or no such
+    photo in it."""
+    from hardware.camera.files import IMAGE_SUFFIXES
+
+    if not folder.is_dir():
+        raise SetupError(f"{folder}: no such folder")
+    found = []
+    for path in sorted(folder.iterdir()):
+        match = PHOTO_NAME.match(path.stem)
+        if path.suffix.lower() in IMAGE_SUFFIXES and match:
+            found.append((path, match["die"], match["face"].upper(), match["n"]))
+    if not found:
+        raise SetupError(f"{folder}: no photos named <die>_<face>_<n>.png (e.g. dragon_C_1.png)")
+    return found
 
 
 def without_die(templates, die: str):

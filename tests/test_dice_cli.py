@@ -128,7 +128,9 @@ def test_aruco_table_and_kind_are_stored(data_dir, capsys):
 def test_badly_named_photo_folder_is_refused(tmp_path, data_dir, capsys):
     (tmp_path / "empty").mkdir()
     assert main(["dice", "teach", "--images", str(tmp_path / "empty"), "--data-dir", str(data_dir)]) == 2
-    assert "<die>_<face>_<n>.png" in capsys.readouterr().err
+    assert f"--images {tmp_path / 'empty'}: no photos named <die>_<face>_<n>.png" in capsys.readouterr().err
+    assert main(["dice", "teach", "--images", str(tmp_path / "missing"), "--data-dir", str(data_dir)]) == 2
+    assert f"--images {tmp_path / 'missing'}: no such folder" in capsys.readouterr().err
 
 
 def test_teach_with_the_camera_follows_the_die_being_set_down(tmp_path, data_dir, capsys):

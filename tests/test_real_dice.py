@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -296,3 +297,33 @@ def test_teaching_from_the_setup_page_finishes_on_real_photos(dice_data, tmp_pat
     assert templates.dice == {"real": "123456"} and templates.pictures == {"real": 6 * DEFAULT_LOOKS}
     right, wrong = read_right_and_wrong(templates, rest)
     assert right >= 0.8 * len(rest) and wrong <= 1, (right, wrong, len(rest))
+
+
+def test_photos_of_ones_own_dice_are_measured_as_the_real_ones_are(tmp_path, capsys):
+    # A game master with picture dice photographs the tray with each face up a few times, as the camera over the
+    # table sees it, names the photos as teaching takes them, and the bench teaches three of each face and reads
+    # the others, six ways, beside the target.
+    from dice_bench import folder_photos, main, taught_and_read
+    from vision.synth.dice import render_tray
+
+    rng = np.random.default_rng(11)
+    for number, face in enumerate("CGR", start=1):
+        for look in range(1, 5):
+            tray = render_tray(rng, faces=[face], kind="fandooble", size=(640, 480), die_px=(44, 48), table="felt")
+            cv2.imwrite(str(tmp_path / f"dragon_{face}_{number}_{look}.png"), tray.image)
+    (tmp_path / "notes.txt").write_text("not a photo")
+    photos = folder_photos(tmp_path)
+    assert sorted(photos) == [("dragon", "C"), ("dragon", "G"), ("dragon", "R")]
+    assert all(len(taken) == 4 for taken in photos.values())
+    totals, ms = taught_and_read(photos, ways=2)
+    assert totals["dice"] == 2 * 3  # each way, each face's fourth photo
+    assert totals["found"] == totals["right"] == totals["dice"] and ms > 0
+    assert main(["--taught-photos", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert f"| your dice ({tmp_path.name}: 3 faces, 12 photos), chosen 6 ways (summed) / ours (taught) | 18 |" in printed
+    assert "target: at least 98% right, at most 0.5% wrong" in printed
+    (tmp_path / "dragon_G_2_4.png").unlink()
+    with pytest.raises(SystemExit):
+        main(["--taught-photos", str(tmp_path)])
+    assert "each face needs at least 4 photos (3 to teach, the others to read); too few of dragon G (3)" \
+        in capsys.readouterr().err

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import re
 import shlex
 import sys
 from pathlib import Path
@@ -19,10 +18,7 @@ from companion.cli.common import add_data_dir, data_dir, print_json
 from companion.dicestore import KINDS, DiceStore
 from companion.errors import ConfigError, SetupError
 from companion.games import dice_to_teach
-from companion.teach import DEFAULT_LOOKS, example, usual_faces
-
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
-_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\d+)(?:_(?P<look>\d+))?$")
+from companion.teach import DEFAULT_LOOKS, example, teaching_photos, usual_faces
 
 
 def register(sub) -> None:
@@ -95,18 +91,12 @@ def run_teach(args) -> int:
 def _teach_from_images(templates, folder: Path) -> None:
     from hardware.camera.files import ImageTooLarge, read_image
 
-    if not folder.is_dir():
-        raise SetupError(f"--images {folder}: no such folder")
-    files = []
-    for path in sorted(folder.iterdir()):
-        match = _NAME.match(path.stem)
-        if path.suffix.lower() in IMAGE_SUFFIXES and match:
-            files.append((path, match))
-    if not files:
-        raise SetupError(f"--images {folder}: no photos named <die>_<face>_<n>.png (e.g. dragon_C_1.png)")
+    try:
+        files = teaching_photos(folder)
+    except SetupError as exc:
+        raise SetupError(f"--images {exc}") from None
     seen_faces: set[tuple[str, str]] = set()
-    for step, (path, match) in enumerate(files, start=1):
-        die, face, number = match["die"], match["face"].upper(), match["n"]
+    for step, (path, die, face, number) in enumerate(files, start=1):
         try:
             image = read_image(path)
         except ImageTooLarge as exc:
