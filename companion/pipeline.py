@@ -150,9 +150,10 @@ class Pipeline:
         return isinstance(trying, dict) and bool(trying.get("active"))
 
     def _teaching(self) -> bool:
-        """While dice are taught on the dashboard, the faces shown are not rolls."""
+        """While dice are taught on the dashboard with the camera, the faces shown are not rolls (taught from
+        photos, the tray is not looked at)."""
         teaching = self.runtime.snapshot_part("teaching")
-        return isinstance(teaching, dict) and bool(teaching.get("active"))
+        return isinstance(teaching, dict) and bool(teaching.get("active")) and not teaching.get("photos")
 
     def _read_dice(self, frame):
         detector = self._dice_detector()

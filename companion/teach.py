@@ -32,6 +32,9 @@ MAX_LOOKS = 5
 # cut out a little off-centre now and then, and a third look outvotes one such look.
 DEFAULT_LOOKS = 3
 DEFAULT_TIMEOUT_S = 60.0
+PHOTO_TIMEOUT_S = 900.0  # teaching from photos: time to find or take the next photo on a phone
+PHOTO_SIDE = 1600  # a photo is learned at most this many pixels on its longer side: a phone's 12 MP are far more
+# than a die needs, and cost a Pi seconds a photo
 VIEW_MARGIN = 0.08  # the live view while teaching shows this share of the tray's size around it: its rim, a hand
 
 WAITING_FOR_MOTION = "waiting_for_motion"
@@ -154,12 +157,14 @@ class DiceTeacher:
         not the cards, tags and clutter around it. None: the whole picture.
     :param tags: tags lying in the tray (its own corner tags: each 4 x 2 corners), painted over before the die
         is looked for, as the dice reader does.
+    :param photos: the session is taught from photos (:meth:`photo`), not the camera's pictures: its prompts ask
+        for a photo.
     """
 
     def __init__(self, die: str, faces: str, *, looks: int = DEFAULT_LOOKS, keep=None,
                  save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None,
-                 zone=None, tags=()):
+                 zone=None, tags=(), photos: bool = False):
         from vision.motion import Stillness
 
         self.die, self.faces, self.looks = checked_request(die, faces, looks)
@@ -173,10 +178,11 @@ class DiceTeacher:
         self.die_px = die_px
         self.zone = zone
         self.tags = [np.asarray(quad, np.float64) for quad in tags]
+        self.photos = photos
         self.total = len(self.faces) * self.looks
         self.learned = 0  # pictures taken so far; the next one is step learned + 1
         self.state = WAITING_FOR_MOTION
-        self.message = "waiting for the die to be set down"
+        self.message = "waiting for a photo" if photos else "waiting for the die to be set down"
         self.retries = 0
         self.seen: np.ndarray | None = None  # the last picture, if it was refused, with what was seen drawn
         self._seen_name = ""
@@ -216,9 +222,12 @@ class DiceTeacher:
             return f"die {self.die}: teaching stopped, nothing was stored"
         name = face_name(self.face, self.die)
         shown = f"the {name}" if name else f"face {self.face}"
+        where = f"die {self.die}, face {self.face_number} of {len(self.faces)}"
+        if self.photos:
+            again = " (another one, the die turned a little)" if self.look > 1 else ""
+            return f"{where}: a photo of the die alone with {shown} face up{again}"
         turn = " (turn the die a little)" if self.look > 1 else ""
-        return (f"die {self.die}, face {self.face_number} of {len(self.faces)}: "
-                f"put {shown} face up in the tray{turn}")
+        return f"{where}: put {shown} face up in the tray{turn}"
 
     def status(self) -> dict:
         """JSON-ready: where the session is and what to do next."""
@@ -240,6 +249,7 @@ class DiceTeacher:
             "retries": self.retries,
             "seen": self._seen_name if self.seen is not None else "",  # names the refused picture shown
             "timeout_s": self.timeout_s,
+            "photos": self.photos,
             "view": self.view(),
         }
 
@@ -280,6 +290,21 @@ class DiceTeacher:
         self._take(image)
         return self.status()
 
+    def photo(self, image: np.ndarray) -> dict:
+        """A photo of the die with the face asked for up (teaching from photos, :attr:`photos`): learned as it is,
+        with no waiting for the die to be set down, scaled to at most PHOTO_SIDE pixels first. Returns the status."""
+        import cv2
+
+        if not self.active or self._timed_out():
+            return self.status()
+        scale = PHOTO_SIDE / max(image.shape[:2])
+        if scale < 1:
+            image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
+                               interpolation=cv2.INTER_AREA)
+        self._picture_size = image.shape[1], image.shape[0]
+        self._take(image)
+        return self.status()
+
     def tick(self) -> dict:
         """No new picture came: only the clock moves (a time-out may end the session)."""
         if self.active:
@@ -309,7 +334,7 @@ class DiceTeacher:
             self.seen = overlay.draw_seen(in_tray, getattr(exc, "seen", ()))
             self._seen_name = secrets.token_hex(4)  # a new name, also in a later session: pages fetch it afresh
             self._deadline = self.clock() + self.timeout_s
-            self._set(WAITING_FOR_MOTION, f"{exc}; try again")
+            self._set(WAITING_FOR_MOTION, f"{exc}; {'choose another photo' if self.photos else 'try again'}")
             return
         self.seen = None
         self.learned += 1

@@ -831,6 +831,42 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         assert page.is_visible("#teach-start") and not page.is_visible("#teach-cancel")
 
 
+def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, runtime, tmp_path):
+    # No camera needed: the game master picks photos of the die on the phone. Two chosen at once are taken in
+    # order; a photo with two dice is refused and shown with both boxed, and the next photo chosen is asked again.
+    from vision.synth.dice import render_face_photo, render_tray
+
+    url, _ = dashboard
+    rng = np.random.default_rng(8)
+    photos = {name: tmp_path / f"{name}.jpg" for name in ("chest", "two", "green")}
+    cv2.imwrite(str(photos["chest"]), render_face_photo(rng, "C"))
+    cv2.imwrite(str(photos["two"]), render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240),
+                                                die_px=(60, 60), table="grey").image)
+    cv2.imwrite(str(photos["green"]), render_face_photo(rng, "G"))
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    _live(page)
+    page.fill("#teach-faces", "CG")
+    page.fill("#teach-looks", "1")
+    page.click("#teach-photos-start")
+    page.wait_for_selector("#teach-prompt >> text=die dragon, face 1 of 2: a photo of the die alone with the treasure "
+                           "chest face up")
+    assert page.is_visible("text=Choose the photo") and not page.is_visible("#teach-watch")
+    assert page.text_content("#teach-state").startswith("Choose a photo of the die alone, this face up")
+    page.set_input_files("#teach-photo", [str(photos["chest"]), str(photos["two"])])
+    page.wait_for_selector("#teach-message >> text=saw 2 dice")
+    assert page.text_content("#teach-count") == "1 of 2 pictures taken"
+    page.wait_for_selector("#teach-seen", state="visible")
+    until(page, "document.getElementById('teach-seen').complete && "
+                "document.getElementById('teach-seen').naturalWidth === 320")
+    assert page.text_content("#teach-seen-caption").startswith("The photo as the companion saw it")
+    assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the green dragon face up")
+    page.set_input_files("#teach-photo", [str(photos["green"])])
+    page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")
+    assert page.is_visible("#teach-photos-start") and not page.is_visible("#teach-photo-box")
+
+
 def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_back_after(dashboard, page, runtime):
     # A camera over the whole table sees a die as a few pixels: while teaching, the teacher's phone shows the
     # tray live, cut to the tray, beside what to do; the camera stream is let go when teaching ends.

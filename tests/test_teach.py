@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -204,6 +205,27 @@ def test_a_picture_without_one_flat_die_asks_again_for_the_same_face(rng, store)
     status = hand_then(teacher, render_face_photo(rng, "G"))[-1]
     assert status["state"] == DONE and status["seen"] == "" and teacher.seen is None
     assert store.face_counts() == {"dragon": {"C": 1, "G": 1}}
+
+
+def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_refused_one(rng, store):
+    # Photos from a phone: no hand passes, no die is set down; each photo is the next picture, a large one scaled.
+    teacher = DiceTeacher("dragon", "CG", looks=2, save=store.save_templates, photos=True)
+    first = teacher.status()
+    assert first["photos"] and first["prompt"] == "die dragon, face 1 of 2: a photo of the die alone with the " \
+        "treasure chest face up"
+    assert first["message"] == "waiting for a photo"
+    big = cv2.resize(render_face_photo(rng, "C"), (3200, 2400), interpolation=cv2.INTER_LINEAR)
+    status = teacher.photo(big)
+    assert status["state"] == LEARNED and status["learned"] == 1 and status["message"] == "got it: C (treasure chest)"
+    assert status["prompt"].endswith("the treasure chest face up (another one, the die turned a little)")
+    two = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey").image
+    status = teacher.photo(two)
+    assert status["state"] == WAITING_FOR_MOTION and status["learned"] == 1 and status["retries"] == 1
+    assert "2 dice" in status["message"] and status["message"].endswith("choose another photo") and status["seen"]
+    for face in "CGG":
+        status = teacher.photo(render_face_photo(rng, face))
+    assert status["state"] == DONE and store.face_counts() == {"dragon": {"C": 1, "G": 1}}
+    assert store.load_templates().pictures == {"dragon": 4}
 
 
 def test_a_face_not_shown_in_time_ends_the_session_and_nothing_is_stored(rng, store):

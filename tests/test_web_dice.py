@@ -185,6 +185,69 @@ def test_the_dice_are_taught_from_the_dashboard_with_the_running_camera(client, 
     assert dice["face_words"]["dragon"]["R"] == "red dragon"  # in its own game's words, for the page to name it
 
 
+def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client, runtime, tmp_path):
+    # No camera runs: the game master picks photos of the die on a phone, one face after the other.
+    from tests.test_cli_refusals import _png_header_only
+    from vision.synth.dice import render_tray
+
+    started = client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG", "looks": 1, "photos": True})
+    assert started.status_code == 202
+    status = started.get_json()["teaching"]
+    assert status["photos"] and status["state"] == "waiting_for_motion" and (status["step"], status["total"]) == (1, 2)
+    assert status["prompt"] == "die dragon, face 1 of 2: a photo of the die alone with the treasure chest face up"
+    assert "warning" not in status
+
+    def send(image=None, *, data=None):
+        data = cv2.imencode(".jpg", image)[1].tobytes() if data is None else data
+        return client.post("/api/dice/teach/photo", data=data, content_type="image/jpeg")
+
+    rng = np.random.default_rng(6)
+    learned = send(render_face_photo(rng, "C")).get_json()["teaching"]
+    assert learned["learned"] == 1 and learned["message"] == "got it: C (treasure chest)"
+    assert runtime.snapshot()["teaching"]["learned"] == 1  # every phone follows
+    two = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey").image
+    refused = send(two).get_json()["teaching"]
+    assert refused["learned"] == 1 and "2 dice" in refused["message"]
+    assert refused["message"].endswith("choose another photo")
+    seen = client.get(f"/api/dice/teach/seen.jpg?n={refused['seen']}")  # the photo, each die it saw boxed
+    assert seen.status_code == 200
+    assert cv2.imdecode(np.frombuffer(seen.data, np.uint8), cv2.IMREAD_COLOR).shape == two.shape
+    not_a_photo = send(data=b"GIF89a, or rather not")
+    assert not_a_photo.status_code == 400 and not_a_photo.get_json()["reason"] == "not_a_photo"
+    _png_header_only(tmp_path / "huge.png", 40000, 40000)
+    huge = send(data=(tmp_path / "huge.png").read_bytes())
+    assert huge.status_code == 413 and "has 1600 MP" in huge.get_json()["error"]
+    assert send(data=bytes(26 * 1024 * 1024)).status_code == 413  # more bytes than any phone's photo
+    assert client.get("/api/dice/teach").get_json()["teaching"]["learned"] == 1  # none of those counted
+    done = send(render_face_photo(rng, "G")).get_json()["teaching"]
+    assert done["state"] == "done" and done["message"] == "die dragon learned: 1× treasure chest, 1× green dragon"
+    assert client.get("/api/dice").get_json()["dice"]["dragon"]["counts"] == {"C": 1, "G": 1}
+    late = send(render_face_photo(rng, "R"))
+    assert late.status_code == 409 and late.get_json()["reason"] == "not_teaching"
+
+
+def test_photos_are_refused_while_the_camera_teaches_and_a_dice_game_goes_on_reading_rolls(client, runtime, camera):
+    from types import SimpleNamespace
+
+    from companion.pipeline import Pipeline
+
+    def rolls_wait() -> bool:  # what the camera pipeline asks before reading a roll
+        return Pipeline._teaching(SimpleNamespace(runtime=runtime))
+
+    runtime.new_game("fandooble", ["Lola", "Grace"])
+    client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG", "photos": True})
+    assert not rolls_wait()  # the tray is not looked at: the game's rolls go on being read
+    busy = client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"})
+    assert busy.status_code == 409 and busy.get_json()["reason"] == "busy"
+    client.post("/api/dice/teach/cancel")
+    client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"})
+    assert rolls_wait()  # taught with the camera: the rolls wait
+    photo = client.post("/api/dice/teach/photo", data=cv2.imencode(".jpg", EMPTY_TRAY)[1].tobytes(),
+                        content_type="image/jpeg")
+    assert photo.status_code == 409 and photo.get_json()["reason"] == "not_teaching"
+    client.post("/api/dice/teach/cancel")
+
+
 def test_teaching_during_a_dice_game_tells_the_table_that_its_rolls_wait(client, runtime, camera):
     # The camera reads no rolls while teaching (companion.pipeline): whoever watches the progress is told so.
     assert "warning" not in client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"}).get_json()["teaching"]
@@ -271,6 +334,8 @@ def test_no_camera_no_teaching(runtime):
     ({"die": "dragon", "faces": "CCGGRR", "looks": "two"}, "looks"),
     ({"die": "dragon", "faces": "CCGGRR", "looks": 9}, "looks"),
     ({"die": "dragon", "faces": "CCGGRR", "add": "yes"}, "add"),
+    ({"die": "dragon", "faces": "CCGGRR", "photos": "yes"}, "photos"),
+    ({"die": "dragon", "faces": "CCGGRK", "photos": True}, "faces"),
     ({"die": ["dragon"], "faces": "CCGGRR"}, "die"),
 ])
 def test_bad_teaching_requests_are_refused_with_the_field(client, camera, body, field):
@@ -286,6 +351,7 @@ def test_teaching_is_the_game_masters(runtime, camera, tmp_path):
     refused = client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"})
     assert refused.status_code == 403 and refused.get_json()["reason"] == "pin"
     assert client.post("/api/dice/teach/cancel").status_code == 403
+    assert client.post("/api/dice/teach/photo", data=b"a photo", content_type="image/jpeg").status_code == 403
     assert client.get("/api/dice/teach").status_code == 200
     assert client.post("/api/unlock", json={"pin": "9753"}).status_code == 200
     assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"}).status_code == 202

@@ -6,7 +6,8 @@ Teaching the dice (``/api/dice/teach``) takes the clean frames the running camer
 pipeline publishes (``runtime.frames``): a daemon thread feeds them to a
 :class:`companion.teach.DiceTeacher`, one session at a time, and its status is the
 runtime's snapshot part ``teaching``, so every phone follows the progress on the
-event stream.
+event stream. Taught from photos instead (``"photos": true``), the session waits for
+no camera: each photo a phone sends (``/api/dice/teach/photo``) is the next picture.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import logging
 import threading
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from web.bodies import json_body, text
 from web.runtime_ref import runtime
@@ -131,10 +132,7 @@ class Teaching:
         """Start a session with ``make_teacher()`` once a fresh camera frame shows the camera runs."""
         with self._lock:
             if self._starting or (self._teacher is not None and self._teacher.active):
-                current = self._status
-                where = f" (die {current['die']}, picture {current['step']} of {current['total']})" \
-                    if current.get("active") else ""
-                refuse(409, f"the dice are being taught already{where}: cancel that first", "busy")
+                self._refuse_busy()
             self._starting = True
         try:
             teacher = make_teacher()
@@ -153,6 +151,30 @@ class Teaching:
         thread = threading.Thread(target=self._feed, args=(teacher, fresh), name="dice-teaching", daemon=True)
         thread.start()
         return self._status
+
+    def start_photos(self, make_teacher) -> dict:
+        """Start a session taught from photos (:meth:`photo`): no camera is needed."""
+        with self._lock:
+            if self._starting or (self._teacher is not None and self._teacher.active):
+                self._refuse_busy()
+            self._teacher, self._warning = make_teacher(), None
+            self._publish(self._teacher.status())
+        return self._status
+
+    def photo(self, image) -> dict:
+        """The next photo of a session taught from photos."""
+        with self._lock:
+            teacher = self._teacher
+            if teacher is None or not teacher.active or not teacher.photos:
+                refuse(409, "no die is being taught from photos: start with 'Teach from photos'", "not_teaching")
+            self._publish(teacher.photo(image))
+        return self._status
+
+    def _refuse_busy(self):
+        current = self._status
+        where = f" (die {current['die']}, picture {current['step']} of {current['total']})" \
+            if current.get("active") else ""
+        refuse(409, f"the dice are being taught already{where}: cancel that first", "busy")
 
     def seen(self):
         """The last picture teaching refused, with what was taken for dice drawn (BGR), or None."""
@@ -238,8 +260,9 @@ def refused_picture():
 @bp.post("/teach")
 @game_master
 def start_teaching():
-    """``{"die": "dragon", "faces": "CCGGRR", "looks": 3, "add": true}``: teach one die with the camera."""
-    from companion.teach import DEFAULT_LOOKS, BadTeaching, DiceTeacher
+    """``{"die": "dragon", "faces": "CCGGRR", "looks": 3, "add": true}``: teach one die with the camera; with
+    ``"photos": true``, from photos sent to ``/api/dice/teach/photo`` instead."""
+    from companion.teach import DEFAULT_LOOKS, PHOTO_TIMEOUT_S, BadTeaching, DiceTeacher
 
     body = json_body()
     die = text(body, "die", max_len=20)
@@ -248,10 +271,21 @@ def start_teaching():
     if isinstance(looks, bool) or not isinstance(looks, int):
         refuse(400, "'looks' is the number of pictures per face: a whole number from 1 to 5", "bad_field",
                field="looks")
-    add = body.get("add", False)
+    add, photos = body.get("add", False), body.get("photos", False)
     if not isinstance(add, bool):
         refuse(400, "'add' is true (keep what was taught before) or false", "bad_field", field="add")
+    if not isinstance(photos, bool):
+        refuse(400, "'photos' is true (teach from photos) or false (with the camera)", "bad_field", field="photos")
     store = _store()
+    if photos:
+        def photo_teacher():
+            try:
+                return DiceTeacher(die, faces, looks=looks, timeout_s=PHOTO_TIMEOUT_S, save=store.save_templates,
+                                   keep=store.load_templates() if add else None, photos=True)
+            except BadTeaching as exc:
+                refuse(400, str(exc), "bad_field", field=exc.field)
+
+        return jsonify(teaching=_teaching().start_photos(photo_teacher)), 202
     timeout_s = current_app.config.get("COMPANION_TEACH_TIMEOUT_S", 60.0)
 
     def make_teacher():
@@ -265,6 +299,25 @@ def start_teaching():
     status = _teaching().start(make_teacher, warning=_game_warning(),
                                first_frame_s=current_app.config.get("COMPANION_TEACH_FIRST_FRAME_S", FIRST_FRAME_S))
     return jsonify(teaching=status), 202
+
+
+PHOTO_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-10 MB
+
+
+@bp.post("/teach/photo")
+@game_master
+def teach_photo():
+    """The next photo of a die taught from photos: the image file itself as the body (JPEG, PNG, ...)."""
+    from hardware.camera.files import ImageTooLarge, decode_image
+
+    request.max_content_length = PHOTO_BYTES  # over it: 413 before the photo is read
+    try:
+        image = decode_image(request.get_data(cache=False))
+    except ImageTooLarge as exc:
+        refuse(413, str(exc), "too_large")
+    if image is None:
+        refuse(400, "that is not a photo the companion can read: send a JPEG or PNG picture", "not_a_photo")
+    return jsonify(teaching=_teaching().photo(image))
 
 
 @bp.post("/teach/cancel")

@@ -19,9 +19,10 @@ class ImageTooLarge(ValueError):
     """Raised before decoding an image whose header says it would not fit in memory."""
 
 
-def image_pixels(path: str | Path) -> tuple[int, str] | None:
+def image_pixels(path) -> tuple[int, str] | None:
     """How many pixels the file's header announces, and its size in words ("40000x40000"), without
-    decoding it; None when Pillow cannot tell (OpenCV may still read it)."""
+    decoding it; None when Pillow cannot tell (OpenCV may still read it). ``path`` may also be an open
+    binary file."""
     import re
     import warnings
 
@@ -52,6 +53,19 @@ def read_image(path: str | Path, *, max_pixels: int = MAX_PIXELS) -> np.ndarray 
         raise ImageTooLarge(f"{path} has {found[0] / 1e6:.0f} MP ({found[1]}): at most {max_pixels / 1e6:.0f} MP "
                             "are read; scale it down first")
     return cv2.imread(str(path), cv2.IMREAD_COLOR)
+
+
+def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> np.ndarray | None:
+    """:func:`read_image` for an image's bytes (a photo sent from a phone)."""
+    import io
+
+    found = image_pixels(io.BytesIO(data))
+    if found is not None and found[0] > max_pixels:
+        raise ImageTooLarge(f"the photo has {found[0] / 1e6:.0f} MP ({found[1]}): at most {max_pixels / 1e6:.0f} MP "
+                            "are read; send a smaller one")
+    if not data:
+        return None
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
 
 
 class FileCamera(Camera):

@@ -135,7 +135,10 @@ const TC = (() => {
 
   async function api(path, body, { method = "POST", retried = false, quiet = false } = {}) {
     const options = { method, credentials: "same-origin", headers: { "X-CSRF-Token": csrf } };
-    if (method !== "GET" && body !== undefined) {
+    if (method !== "GET" && body instanceof Blob) {  // a file as it is (a photo from a phone)
+      options.headers["Content-Type"] = body.type || "application/octet-stream";
+      options.body = body;
+    } else if (method !== "GET" && body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }

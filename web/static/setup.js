@@ -292,23 +292,44 @@
     failed: "Teaching stopped.",
     cancelled: "Cancelled.",
   };
+  // Taught from photos, the states ask for a photo rather than for the die in the tray.
+  const PHOTO_STATES = {
+    waiting_for_motion: "Choose a photo of the die alone, this face up: the whole die, lying flat.",
+    learned: "Got it. Now the next photo.",
+  };
   let teachingWas = null;
   // Each die offered carries its faces as usually made (the game's data): the starting point for its own.
   $("teach-die").addEventListener("change", () => { $("teach-faces").value = $("teach-die").selectedOptions[0]?.dataset.faces || ""; });
-  $("teach-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    $("teach-start").disabled = true;
-    const body = { die: $("teach-die").value, faces: $("teach-faces").value.trim(),
+  async function startTeaching(photos) {
+    $("teach-start").disabled = $("teach-photos-start").disabled = true;
+    const body = { die: $("teach-die").value, faces: $("teach-faces").value.trim(), photos,
                    looks: Number($("teach-looks").value) || Number($("teach-looks").defaultValue), add: $("teach-add").checked };
     const started = await act("/api/dice/teach", body);
-    $("teach-start").disabled = false;
+    $("teach-start").disabled = $("teach-photos-start").disabled = false;
     if (started) {
-      watchTray = true;
+      watchTray = !photos;
       // The live state may have brought a later status than this answer (the tray's place, once a picture came).
       const latest = TC.snapshot && TC.snapshot.teaching;
       showTeaching(latest && latest.active ? latest : started.teaching);
       $("teach-progress-box").scrollIntoView({ block: "start" });  // the form gave way: what to do now, at the top
     }
+  }
+  $("teach-form").addEventListener("submit", (ev) => { ev.preventDefault(); startTeaching(false); });
+  $("teach-photos-start").addEventListener("click", () => startTeaching(true));
+  // Photos chosen together are sent one after the other, each the next picture asked for; a refused one stops
+  // the rest, its picture shown, so that the photo for that face is chosen again.
+  $("teach-photo").addEventListener("change", async () => {
+    const files = [...$("teach-photo").files];
+    $("teach-photo").value = "";  // the same photo may be chosen again
+    for (const [i, file] of files.entries()) {
+      $("teach-photo-note").textContent = `Sending photo ${i + 1} of ${files.length}…`;
+      const before = teaching;
+      const sent = await act("/api/dice/teach/photo", file);
+      if (!sent) break;
+      showTeaching(sent.teaching);
+      if (!sent.teaching.active || (before && sent.teaching.retries > before.retries)) break;
+    }
+    $("teach-photo-note").textContent = "Several photos at once are taken in order, one for each picture asked for.";
   });
   $("teach-watch").addEventListener("click", () => { watchTray = !watchTray; showTeaching(teaching); });
   $("teach-cancel").addEventListener("click", async () => {
@@ -346,7 +367,9 @@
     teaching = t;
     if (!active) watchTray = false;
     showTrayLive(watchTray ? t.view || { box: [0, 0, 1, 1], aspect: 4 / 3 } : null);
-    $("teach-watch").hidden = !active;
+    $("teach-watch").hidden = !active || Boolean(t.photos);
+    $("teach-photo-box").hidden = !active || !t.photos;
+    $("teach-photos-start").hidden = active;
     $("teach-watch").textContent = watchTray ? "Stop watching the tray" : "Watch the tray";
     $("teach-progress-box").hidden = t.state === "idle";
     $("teach-start").hidden = active;
@@ -362,12 +385,14 @@
       face.textContent = t.face_name || t.face;
       // While teaching: what to do next, and how the last picture went. After: how it ended.
       $("teach-prompt").textContent = active ? t.prompt : t.message;
-      $("teach-state").textContent = TEACH_STATES[t.state] || "";
+      $("teach-state").textContent = (t.photos && PHOTO_STATES[t.state]) || TEACH_STATES[t.state] || "";
       $("teach-state").dataset.state = t.state;
       $("teach-message").textContent = active ? t.message || "" : "";
       // A refused picture is shown as the camera saw it: "saw 3 dice" is looked at, not read.
       const seen = active && t.seen ? `/api/dice/teach/seen.jpg?n=${encodeURIComponent(t.seen)}` : "";
       $("teach-seen-box").hidden = !seen;
+      $("teach-seen-caption").textContent = t.photos ? "The photo as the companion saw it: each box is something it took for a die."
+        : "What the camera saw in the tray: each box is something it took for a die.";
       if (seen && $("teach-seen").getAttribute("src") !== seen) $("teach-seen").src = seen;
       $("teach-warning").hidden = !t.warning;
       $("teach-warning").textContent = t.warning || "";
