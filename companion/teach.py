@@ -356,8 +356,9 @@ class DiceTeacher:
     def _timed_out(self) -> bool:
         if self.clock() < self._deadline:
             return False
-        self._set(FAILED, f"no die was set down within {self.timeout_s:.0f} s: teaching stopped, "
-                          "nothing was stored")
+        waited = f"no photo came within {self.timeout_s / 60:g} min" if self.photos \
+            else f"no die was set down within {self.timeout_s:.0f} s"
+        self._set(FAILED, f"{waited}: teaching stopped, nothing was stored")
         return True
 
     def _set(self, state: str, message: str) -> None:

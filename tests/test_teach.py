@@ -226,6 +226,12 @@ def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_
         status = teacher.photo(render_face_photo(rng, face))
     assert status["state"] == DONE and store.face_counts() == {"dragon": {"C": 1, "G": 1}}
     assert store.load_templates().pictures == {"dragon": 4}
+    clock = Clock()  # a phone put away: the next photo, a quarter of an hour later, finds the session over
+    teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates, photos=True, timeout_s=900, clock=clock)
+    clock.now += 901
+    status = teacher.photo(render_face_photo(rng, "C"))
+    assert status["state"] == "failed" and status["learned"] == 0
+    assert status["message"] == "no photo came within 15 min: teaching stopped, nothing was stored"
 
 
 def test_a_face_not_shown_in_time_ends_the_session_and_nothing_is_stored(rng, store):

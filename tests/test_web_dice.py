@@ -226,6 +226,17 @@ def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client
     assert late.status_code == 409 and late.get_json()["reason"] == "not_teaching"
 
 
+def test_a_photo_session_left_behind_on_a_phone_ends_by_itself_when_another_starts(runtime, camera):
+    client = with_token(make_app(runtime, COMPANION_TEACH_PHOTO_TIMEOUT_S=0.05).test_client())
+    assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG", "photos": True}).status_code == 202
+    deadline = time.monotonic() + 10
+    while (started := client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG"})).status_code == 409:
+        assert started.get_json()["reason"] == "busy" and time.monotonic() < deadline
+        time.sleep(0.02)
+    assert started.status_code == 202 and not started.get_json()["teaching"]["photos"]
+    client.post("/api/dice/teach/cancel")
+
+
 def test_photos_are_refused_while_the_camera_teaches_and_a_dice_game_goes_on_reading_rolls(client, runtime, camera):
     from types import SimpleNamespace
 

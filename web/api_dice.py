@@ -131,6 +131,7 @@ class Teaching:
     def start(self, make_teacher, *, first_frame_s: float = FIRST_FRAME_S, warning: str | None = None) -> dict:
         """Start a session with ``make_teacher()`` once a fresh camera frame shows the camera runs."""
         with self._lock:
+            self._expire_photos()
             if self._starting or (self._teacher is not None and self._teacher.active):
                 self._refuse_busy()
             self._starting = True
@@ -155,6 +156,7 @@ class Teaching:
     def start_photos(self, make_teacher) -> dict:
         """Start a session taught from photos (:meth:`photo`): no camera is needed."""
         with self._lock:
+            self._expire_photos()
             if self._starting or (self._teacher is not None and self._teacher.active):
                 self._refuse_busy()
             self._teacher, self._warning = make_teacher(), None
@@ -169,6 +171,12 @@ class Teaching:
                 refuse(409, "no die is being taught from photos: start with 'Teach from photos'", "not_teaching")
             self._publish(teacher.photo(image))
         return self._status
+
+    def _expire_photos(self) -> None:
+        """A session taught from photos has no camera thread to notice its time-out: noticed here, when another
+        session would start, so that a phone put away mid-way does not hold teaching for ever."""
+        if self._teacher is not None and self._teacher.active and self._teacher.photos:
+            self._publish(self._teacher.tick())
 
     def _refuse_busy(self):
         current = self._status
@@ -278,9 +286,11 @@ def start_teaching():
         refuse(400, "'photos' is true (teach from photos) or false (with the camera)", "bad_field", field="photos")
     store = _store()
     if photos:
+        photo_timeout_s = current_app.config.get("COMPANION_TEACH_PHOTO_TIMEOUT_S", PHOTO_TIMEOUT_S)
+
         def photo_teacher():
             try:
-                return DiceTeacher(die, faces, looks=looks, timeout_s=PHOTO_TIMEOUT_S, save=store.save_templates,
+                return DiceTeacher(die, faces, looks=looks, timeout_s=photo_timeout_s, save=store.save_templates,
                                    keep=store.load_templates() if add else None, photos=True)
             except BadTeaching as exc:
                 refuse(400, str(exc), "bad_field", field=exc.field)
