@@ -13,6 +13,7 @@ import pytest
 from companion.config import Config
 from companion.teach import DEFAULT_LOOKS
 from hardware.camera.base import Frame
+from web import MAX_BODY
 from tests.test_web_support import (  # noqa: F401  (fixtures)
     app,
     client,
@@ -202,7 +203,9 @@ def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client
         return client.post("/api/dice/teach/photo", data=data, content_type="image/jpeg")
 
     rng = np.random.default_rng(6)
-    learned = send(render_face_photo(rng, "C")).get_json()["teaching"]
+    photo = cv2.imencode(".jpg", cv2.resize(render_face_photo(rng, "C"), (2400, 1800)))[1].tobytes()
+    assert len(photo) > MAX_BODY  # a phone's photo is larger than any other request the dashboard takes
+    learned = send(data=photo).get_json()["teaching"]
     assert learned["learned"] == 1 and learned["message"] == "got it: C (treasure chest)"
     assert runtime.snapshot()["teaching"]["learned"] == 1  # every phone follows
     two = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey").image
