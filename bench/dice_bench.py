@@ -59,8 +59,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.errors import SetupError  # noqa: E402
-from companion.teach import DEFAULT_LOOKS, teaching_photos  # noqa: E402
-from hardware.camera.files import ImageTooLarge, read_image  # noqa: E402
+from companion.teach import DEFAULT_LOOKS, read_photo, teaching_photos  # noqa: E402
 from vision.dice import ArucoReader, FaceTemplates, PipReader, TaughtReader, net  # noqa: E402
 from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
@@ -379,12 +378,7 @@ def folder_photos(folder: Path, looks: int = DEFAULT_LOOKS) -> dict[tuple[str, s
     and read one more."""
     photos: dict[tuple[str, str], list] = {}
     for path, die, face, _ in teaching_photos(folder):
-        try:
-            image = read_image(path)
-        except ImageTooLarge as exc:
-            raise SetupError(str(exc)) from None
-        if image is None:
-            raise SetupError(f"{path}: not a picture OpenCV can read")
+        image = read_photo(path)
         photos.setdefault((die, face), []).append((path.name, image, image))
     short = [f"{die} {face} ({len(taken)})" for (die, face), taken in sorted(photos.items()) if len(taken) <= looks]
     if short:

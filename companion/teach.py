@@ -128,6 +128,19 @@ def teaching_photos(folder: Path) -> list[tuple[Path, str, str, str]]:
     return found
 
 
+def read_photo(path: Path) -> np.ndarray:
+    """The photo at ``path`` (BGR); SetupError saying why where it cannot be read."""
+    from hardware.camera.files import ImageTooLarge, read_image
+
+    try:
+        image = read_image(path)
+    except ImageTooLarge as exc:
+        raise SetupError(str(exc)) from None
+    if image is None:
+        raise SetupError(f"{path}: not a picture OpenCV can read")
+    return image
+
+
 def without_die(templates, die: str):
     """A copy of ``templates`` with every sample of ``die`` left out (teaching a die again replaces it)."""
     from vision.dice.faces import FaceTemplates

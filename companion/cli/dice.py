@@ -18,7 +18,7 @@ from companion.cli.common import add_data_dir, data_dir, print_json
 from companion.dicestore import KINDS, DiceStore
 from companion.errors import ConfigError, SetupError
 from companion.games import dice_to_teach
-from companion.teach import DEFAULT_LOOKS, example, teaching_photos, usual_faces
+from companion.teach import DEFAULT_LOOKS, example, read_photo, teaching_photos, usual_faces
 
 
 def register(sub) -> None:
@@ -89,20 +89,13 @@ def run_teach(args) -> int:
 
 
 def _teach_from_images(templates, folder: Path) -> None:
-    from hardware.camera.files import ImageTooLarge, read_image
-
     try:
         files = teaching_photos(folder)
     except SetupError as exc:
         raise SetupError(f"--images {exc}") from None
     seen_faces: set[tuple[str, str]] = set()
     for step, (path, die, face, number) in enumerate(files, start=1):
-        try:
-            image = read_image(path)
-        except ImageTooLarge as exc:
-            raise SetupError(str(exc)) from None
-        if image is None:
-            raise SetupError(f"{path}: not a picture OpenCV can read")
+        image = read_photo(path)
         new_face = (die, number) not in seen_faces
         seen_faces.add((die, number))
         try:
