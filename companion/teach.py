@@ -33,8 +33,8 @@ MAX_LOOKS = 5
 DEFAULT_LOOKS = 3
 DEFAULT_TIMEOUT_S = 60.0
 PHOTO_TIMEOUT_S = 900.0  # teaching from photos: time to find or take the next photo on a phone
-PHOTO_SIDE = 1600  # a photo is learned at most this many pixels on its longer side: a phone's 12 MP are far more
-# than a die needs, and cost a Pi seconds a photo
+PHOTO_SIDE = 1024  # a photo is learned at most this many pixels on its longer side, about the camera's tray: a
+# phone's 12 MP are far more than a die needs, and at 1600 px a photo took about two and a half times as long to learn
 VIEW_MARGIN = 0.08  # the live view while teaching shows this share of the tray's size around it: its rim, a hand
 
 WAITING_FOR_MOTION = "waiting_for_motion"
