@@ -299,6 +299,27 @@ def test_teaching_from_the_setup_page_finishes_on_real_photos(dice_data, tmp_pat
     assert right >= 0.8 * len(rest) and wrong <= 1, (right, wrong, len(rest))
 
 
+def test_teaching_from_photos_sent_from_a_phone_finishes_on_real_photos(dice_data, tmp_path, runtime, client):
+    # The same die taught from photos on the Setup page (its requests), no camera running: each photo sent as a
+    # phone sends it, a JPEG file.
+    from companion.dicestore import DiceStore
+    from companion.teach import DEFAULT_LOOKS
+
+    taught, _, rest = one_real_die(dice_data)
+    started = client.post("/api/dice/teach", json={"die": "real", "faces": "123456", "looks": DEFAULT_LOOKS,
+                                                   "photos": True})
+    assert started.status_code == 202, started.get_json()
+    for number, picture in enumerate(taught, start=1):
+        jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+        sent = client.post("/api/dice/teach/photo", data=jpeg, content_type="image/jpeg")
+        assert sent.status_code == 200 and sent.get_json()["teaching"]["learned"] == number, sent.get_json()
+    assert sent.get_json()["teaching"]["state"] == "done"
+    templates = DiceStore(tmp_path).load_templates()
+    assert templates.dice == {"real": "123456"} and templates.pictures == {"real": 6 * DEFAULT_LOOKS}
+    right, wrong = read_right_and_wrong(templates, rest)
+    assert right >= 0.8 * len(rest) and wrong <= 1, (right, wrong, len(rest))
+
+
 def test_photos_of_ones_own_dice_are_measured_as_the_real_ones_are(tmp_path, capsys):
     # A game master with picture dice photographs the tray with each face up a few times, as the camera over the
     # table sees it, names the photos as teaching takes them, and the bench teaches three of each face and reads
@@ -320,7 +341,8 @@ def test_photos_of_ones_own_dice_are_measured_as_the_real_ones_are(tmp_path, cap
     assert totals["found"] == totals["right"] == totals["dice"] and ms > 0
     assert main(["--taught-photos", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
-    assert f"| your dice ({tmp_path.name}: 3 faces, 12 photos), chosen 6 ways (summed) / ours (taught) | 18 |" in printed
+    assert f"| your dice ({tmp_path.name}: 3 faces, 12 photos), chosen 6 ways (summed) / ours (taught) | 18 |" \
+        in printed
     assert "target: at least 98% right, at most 0.5% wrong" in printed
     (tmp_path / "dragon_G_2_4.png").unlink()
     with pytest.raises(SystemExit):
