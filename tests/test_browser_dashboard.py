@@ -867,6 +867,8 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the green dragon face up")
     page.set_input_files("#teach-photo", [str(photos["green"])])
     page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    # The camera has never seen the die: the page says how to see the camera read it.
+    assert "Try the dice" in page.text_content("#teach-state")
     page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")
     assert page.is_visible("#teach-photos-start") and not page.is_visible("#teach-photo-box")
 

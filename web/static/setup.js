@@ -292,10 +292,12 @@
     failed: "Teaching stopped.",
     cancelled: "Cancelled.",
   };
-  // Taught from photos, the states ask for a photo rather than for the die in the tray.
+  // Taught from photos, the states ask for a photo rather than for the die in the tray; once done, the camera
+  // has never seen the die: trying it shows whether the camera reads what the photos taught.
   const PHOTO_STATES = {
     waiting_for_motion: "Choose a photo of the die alone, this face up: the whole die, lying flat.",
     learned: "Got it. Now the next photo.",
+    done: "Done: the companion knows this die. Throw it into the tray with \u201cTry the dice\u201d below to see the camera read it.",
   };
   let teachingWas = null;
   // Each die offered carries its faces as usually made (the game's data): the starting point for its own.
