@@ -131,9 +131,7 @@ class Teaching:
     def start(self, make_teacher, *, first_frame_s: float = FIRST_FRAME_S, warning: str | None = None) -> dict:
         """Start a session with ``make_teacher()`` once a fresh camera frame shows the camera runs."""
         with self._lock:
-            self._expire_photos()
-            if self._starting or (self._teacher is not None and self._teacher.active):
-                self._refuse_busy()
+            self._refuse_if_busy()
             self._starting = True
         try:
             teacher = make_teacher()
@@ -156,9 +154,7 @@ class Teaching:
     def start_photos(self, make_teacher) -> dict:
         """Start a session taught from photos (:meth:`photo`): no camera is needed."""
         with self._lock:
-            self._expire_photos()
-            if self._starting or (self._teacher is not None and self._teacher.active):
-                self._refuse_busy()
+            self._refuse_if_busy()
             self._teacher, self._warning = make_teacher(), None
             self._publish(self._teacher.status())
         return self._status
@@ -172,13 +168,13 @@ class Teaching:
             self._publish(teacher.photo(image))
         return self._status
 
-    def _expire_photos(self) -> None:
-        """A session taught from photos has no camera thread to notice its time-out: noticed here, when another
-        session would start, so that a phone put away mid-way does not hold teaching for ever."""
+    def _refuse_if_busy(self) -> None:
+        """409 while a session is starting or going on. A session taught from photos has no camera thread to
+        notice its time-out: noticed here first, so that a phone put away mid-way does not hold teaching for ever."""
         if self._teacher is not None and self._teacher.active and self._teacher.photos:
             self._publish(self._teacher.tick())
-
-    def _refuse_busy(self):
+        if not self._starting and (self._teacher is None or not self._teacher.active):
+            return
         current = self._status
         where = f" (die {current['die']}, picture {current['step']} of {current['total']})" \
             if current.get("active") else ""

@@ -320,6 +320,8 @@
   $("teach-photos-start").addEventListener("click", () => startTeaching(true));
   // Photos chosen together are sent one after the other, each the next picture asked for; a refused one stops
   // the rest, its picture shown, so that the photo for that face is chosen again.
+  const PHOTO_NOTE = $("teach-photo-note").textContent;  // the page's own words, shown again after sending
+  const CAMERA_SEEN = $("teach-seen-caption").textContent;
   $("teach-photo").addEventListener("change", async () => {
     const files = [...$("teach-photo").files];
     $("teach-photo").value = "";  // the same photo may be chosen again
@@ -331,7 +333,7 @@
       showTeaching(sent.teaching);
       if (!sent.teaching.active || (before && sent.teaching.retries > before.retries)) break;
     }
-    $("teach-photo-note").textContent = "Several photos at once are taken in order, one for each picture asked for.";
+    $("teach-photo-note").textContent = PHOTO_NOTE;
   });
   $("teach-watch").addEventListener("click", () => { watchTray = !watchTray; showTeaching(teaching); });
   $("teach-cancel").addEventListener("click", async () => {
@@ -394,7 +396,7 @@
       const seen = active && t.seen ? `/api/dice/teach/seen.jpg?n=${encodeURIComponent(t.seen)}` : "";
       $("teach-seen-box").hidden = !seen;
       $("teach-seen-caption").textContent = t.photos ? "The photo as the companion saw it: each box is something it took for a die."
-        : "What the camera saw in the tray: each box is something it took for a die.";
+        : CAMERA_SEEN;
       if (seen && $("teach-seen").getAttribute("src") !== seen) $("teach-seen").src = seen;
       $("teach-warning").hidden = !t.warning;
       $("teach-warning").textContent = t.warning || "";
