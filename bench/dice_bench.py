@@ -1,7 +1,8 @@
 """Dice reading: accuracy on synthetic renders and on real photos, speed, and the odds' cost.
 
     .venv/bin/python bench/dice_bench.py [--scenes 300] [--real ../shared/data/dice/nell-byler-d6]
-                                         [--calibrate [--fold 0 1 --models DIR0 DIR1] | --timing | --next-held-out]
+                                         [--calibrate [--fold 0 1 --models DIR0 DIR1] | --timing | --next-held-out
+                                          | --light-meter]
 
 Prints one table. Ours (vision.dice; pips: two small networks trained on renders and real
 photos by tools/train_dice.py) is compared side by side with the usual hobby approach to the
@@ -61,6 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.errors import SetupError  # noqa: E402
 from companion.teach import DEFAULT_LOOKS, read_photo, teaching_photos  # noqa: E402
 from vision.dice import ArucoReader, FaceTemplates, PipReader, TaughtReader, net  # noqa: E402
+from vision.dice.light import AT_LEAST, DARKER, LightWatch, face_light  # noqa: E402
 from vision.dice.outline import die_square  # noqa: E402
 from vision.dice.types import box_iou as iou  # noqa: E402
 from vision.dice.scan import scan_marks, upright_patch  # noqa: E402
@@ -453,6 +455,59 @@ def taught_and_read(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LO
     return total, float(np.mean(times)) if times else 0.0
 
 
+def light_meter(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LOOKS,
+                light: tuple[float, float, float] | None = None) -> dict:
+    """How the tray's light is judged against teaching's (:mod:`vision.dice.light`) on ``photos``
+    (:func:`taught_and_read`'s): each face taught from its first ``looks`` photos that teaching takes, the others
+    read under ``light``, one after the other as throws of one die. Returns the dice measured, each one's light
+    as a share of its taught light (10th, 50th and 90th percentile), the share below DARKER, and how many of the
+    verdicts after the third die said the tray is darker."""
+    templates, rest = FaceTemplates(), []
+    for (name, face), pictures in sorted(photos.items()):
+        taught = 0
+        for _, picture, as_taken in sorted(pictures, key=lambda p: p[0]):
+            if taught < looks:
+                try:
+                    templates.learn(name, face, picture, new_face=taught == 0)
+                    taught += 1
+                except ValueError:
+                    pass  # refused: the next photo teaches instead
+                continue
+            rest.append(as_taken)
+    reader, watch = TaughtReader(templates), LightWatch(templates.taught_lights())
+    taught_light = templates.taught_lights()
+    shares, verdicts = [], []
+    for picture in rest:
+        image = relit(picture, light)
+        h, w = image.shape[:2]
+        dice = reader.read(image).dice
+        die = min(dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2)) if dice else None
+        if die is None or die.die not in taught_light:
+            continue
+        shares.append(face_light(image, die.box) / taught_light[die.die])
+        verdict = watch.update(image, [(die.die, die.box)])
+        if len(shares) >= AT_LEAST:
+            verdicts.append(verdict is not None)
+    return {"dice": len(shares), "share": np.percentile(shares, [10, 50, 90]) if shares else None,
+            "below": float(np.mean(np.array(shares) < DARKER)) if shares else 0.0,
+            "darker": sum(verdicts), "verdicts": len(verdicts)}
+
+
+def print_light_meter(root: Path) -> None:
+    """The tray's light against teaching's on the taught real dice, as taken and under the evening's lights."""
+    print(f"| taught real dice | light | dice | their light / taught (10th, 50th, 90th percentile) | below {DARKER} "
+          "| verdicts 'darker' |")
+    print("|---|---|---|---|---|---|")
+    for name, identities in (("single dice", IDENTITIES), ("alike dice", LOOKS),
+                             ("alike dice, held out", HELD_OUT_LOOKS)):
+        photos = identity_photos(root, identities)
+        for light, gains in (("as taken", None),) + LIGHTS:
+            m = light_meter(photos, light=gains)
+            low, mid, high = m["share"]
+            print(f"| {name} | {light} | {m['dice']} | {low:.2f}, {mid:.2f}, {high:.2f} | {100 * m['below']:.1f}% "
+                  f"| {m['darker']} of {m['verdicts']} |", flush=True)
+
+
 def timing(reader, scenes: int = 40, photo: bool = False, rounds: int = 3, kind: str = "pips") -> tuple[float, float]:
     """(median, max) over ``scenes`` trays (of ``kind`` dice) of a tray's fastest of ``rounds`` reads, in ms."""
     cv2.setNumThreads(1)
@@ -562,6 +617,8 @@ def main(argv=None) -> int:
                         help="with --calibrate: for each fold, a folder with both networks trained without it "
                              "(default: the shipped ones, for fold 0)")
     parser.add_argument("--timing", action="store_true", help="only the speed table")
+    parser.add_argument("--light-meter", action="store_true",
+                        help="only how the tray's light is judged against teaching's, on the taught real dice")
     parser.add_argument("--next-held-out", action="store_true",
                         help="only the taught reader on the looks kept for its next change (NEXT_HELD_OUT_LOOKS), "
                              "six ways: this spends them, so write the rule that judges the change first "
@@ -598,6 +655,9 @@ def main(argv=None) -> int:
                   f"photos), chosen {TEACHING_WAYS} ways (summed) / ours (taught)", totals))
         print(f"target: at least {100 * TAUGHT_RIGHT:.0f}% right, at most {100 * TAUGHT_WRONG:.1f}% wrong; "
               f"{ms:.0f} ms to learn a photo")
+        return 0
+    if args.light_meter:
+        print_light_meter(args.real)
         return 0
     if args.next_held_out:
         if NEXT_HELD_OUT_LOOKS is None:

@@ -127,6 +127,7 @@ class DiceStore:
         self._write_settings({**self._settings_to_change(), "kind": "taught", "dice": dict(templates.dice),
                               "samples": [[die, face] for die, face, _ in templates.samples],
                               "pictures": dict(templates.pictures), "read_by_pips": dict(templates.read_by_pips),
+                              "lights": {die: list(lights) for die, lights in templates.lights.items()},
                               "descriptor": DESCRIPTOR_VERSION})
 
     def has_usable_templates(self) -> bool:
@@ -161,6 +162,7 @@ class DiceStore:
         templates.dice = dict(settings["dice"])
         templates.pictures = _pictures(settings)
         templates.read_by_pips = dict(settings.get("read_by_pips", {}))
+        templates.lights = _lights(settings)
         return templates
 
     def face_counts(self) -> dict[str, dict[str, int]]:
@@ -212,6 +214,16 @@ def _pictures(settings: dict) -> dict[str, int]:
     if "pictures" in settings:
         return dict(settings["pictures"])
     return _samples_per_die(settings)
+
+
+def _lights(settings: dict) -> dict[str, list[float]]:
+    """Each die's light in its teaching pictures (none for dice taught before lights were kept; a hand-edited
+    file's odd values are left out, never a refusal: the light only ever adds a warning)."""
+    lights = settings.get("lights", {})
+    if not isinstance(lights, dict):
+        return {}
+    return {die: [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0]
+            for die, values in lights.items() if die in settings["dice"] and isinstance(values, list)}
 
 
 def _samples_per_die(settings: dict) -> dict[str, int]:

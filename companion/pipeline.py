@@ -61,6 +61,7 @@ class Pipeline:
         self._dice_store = None
         self._dice_checked = float("-inf")
         self.last_roll = None
+        self._light = None  # the taught dice's light against teaching's (vision.dice.light.LightWatch)
         self._tried = None  # the dice tried, the tray watched: the last throw's number (0: none yet), picture, dice
         self._unwatched = False  # the tray was not watched for rolls (no dice game, dice taught) since the last read
         self.frames = 0
@@ -95,6 +96,8 @@ class Pipeline:
             tried = self._tried
             if reads == "dice" and not self._teaching():
                 roll = self.read_dice(frame)
+                if roll is not None and roll.dice:
+                    self._watch_light(frame, roll)
                 if trying and self._tried is None and not self._unwatched:
                     self._tried = {"throw": 0, "picture": None, "dice": []}  # the tray is watched from now: throw
                 if roll is not None and not trying:
@@ -243,14 +246,13 @@ class Pipeline:
         from vision.dice import make_reader
         from vision.roll import RollDetector
 
+        from vision.dice.light import LightWatch
+
         self._dice_taught = taught  # dice taught or settings changed meanwhile: build the reader again
         try:
             kind = store.kind
-            reader = make_reader(
-                kind,
-                templates=store.load_templates() if kind == "taught" else None,
-                face_table=store.face_table() if kind == "aruco" else None,
-            )
+            templates = store.load_templates() if kind == "taught" else None
+            reader = make_reader(kind, templates=templates, face_table=store.face_table() if kind == "aruco" else None)
         except (ValueError, OSError) as exc:
             self.runtime.set_health("dice", "degraded", f"the dice cannot be read: {exc}")
             return None
@@ -260,8 +262,22 @@ class Pipeline:
                                     "picture faces with 'companion dice teach' (or use ArUco stickers)")
         else:
             self.runtime.set_health("dice", "ok", f"reading {kind} dice")
+        self._light = LightWatch(templates.taught_lights()) if templates is not None else None
         self._dice = RollDetector(reader)
         return self._dice
+
+    def _watch_light(self, frame, roll) -> None:
+        """Taught dice read in a darker tray than teaching's: the dice health says so (and back when it is light
+        again), on the Table page and beside the dice tried on the Setup page."""
+        light = self._light
+        if light is None or frame.work is None:
+            return
+        was = light.verdict
+        now = light.update(frame.work, [(die.die, die.box_px) for die in roll.dice])
+        if now is not None:
+            self.runtime.set_health("dice", "degraded", now.message)
+        elif was is not None:
+            self.runtime.set_health("dice", "ok", "reading taught dice")
 
     def _overlay(self, frame, reads: str | None):
         from hardware.camera.base import shrink

@@ -150,7 +150,8 @@ def without_die(templates, die: str):
     return FaceTemplates(samples=[s for s in templates.samples if s[0] != die],
                          dice={name: f for name, f in templates.dice.items() if name != die},
                          pictures={name: n for name, n in templates.pictures.items() if name != die},
-                         read_by_pips={name: n for name, n in templates.read_by_pips.items() if name != die})
+                         read_by_pips={name: n for name, n in templates.read_by_pips.items() if name != die},
+                         lights={name: list(n) for name, n in templates.lights.items() if name != die})
 
 
 class DiceTeacher:

@@ -942,6 +942,8 @@ def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_rea
     from hardware.camera.base import Frame
     from tests.test_pipeline import _taught_store
     from vision.synth.dice import render_tray
+    from tests.waiting import wait_until
+    from vision.synth.effects import relit
 
     store = _taught_store(tmp_path)
     runtime.dice_store = store
@@ -967,6 +969,16 @@ def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_rea
         assert names == ["Fandooble", "green dragon", "treasure chest", "treasure chest"]
         until(page, "document.getElementById('try-picture').complete && "
                     "document.getElementById('try-picture').naturalWidth > 0")
+        assert page.is_hidden("#try-health")  # thrown in the light the dice were taught in
+        # The evening grows dark over the tray: the next throws say so where the dice are tried.
+        empty = np.full_like(thrown, int(thrown[0, 0].mean()))
+        for throw in (2, 3):
+            scene["image"] = empty  # the dice taken out, seen still: no throw
+            seen = pipeline.frames
+            wait_until(lambda: pipeline.frames > seen + 12)
+            scene["image"] = relit(thrown, (0.6, 0.6, 0.6))
+            page.wait_for_selector(f"#try-state >> text=Throw {throw}: 4 dice read.")
+        page.wait_for_selector("#try-health >> text=The dice look darker than when they were taught")
         assert runtime.session is None  # no game played the throw
         page.click("#try-stop")
         page.wait_for_selector("#try-start", state="visible")

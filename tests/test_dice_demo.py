@@ -46,6 +46,9 @@ def test_every_roll_of_the_demo_is_read_and_scored_as_rendered(runtime, log, tmp
     camera = [e.text for e in log.events(session.session_id) if e.source == "camera"]
     assert camera == [f"roll {step.faces}" for step in demo.script.steps] and len(camera) == ROLLS
     assert runtime.pending_alerts() == []
+    # In the light its dice were taught in: nothing to say about the tray's light
+    assert runtime.snapshot()["health"]["dice"] == {**runtime.snapshot()["health"]["dice"], "status": "ok",
+                                                    "detail": "reading taught dice"}
     banked = [e.text for e in log.events(session.session_id) if e.text == "bank"]
     assert banked  # the turns pass: banking is entered as a person would
 

@@ -418,3 +418,39 @@ def test_dice_tried_with_no_game_in_play_are_read_and_shown_but_played_in_no_gam
     tried = runtime.snapshot()["vision"]["tried"]
     assert sorted(d["face"] for d in tried["dice"]) == ["K", "R"] and tried["throw"] == 2  # taking them out: no throw
     assert runtime.last_observation is None  # no referee saw a throw
+
+
+def test_a_tray_darker_than_teaching_is_said_on_the_dice_health_and_the_rolls_still_play(runtime, tmp_path):
+    # The evening grows dark over the tray: the taught dice read unclear more often, and the Table page says why
+    # and what to do; the game goes on. The lamp switched on again, the warning goes.
+    import numpy as np
+
+    from vision.synth.dice import render_tray
+    from vision.synth.effects import relit
+
+    store = _taught_store(tmp_path)
+    runtime.new_game("fandooble", ["Lola", "Grace"], store.options_for("fandooble"))
+    pipeline = Pipeline(runtime, _with_tray([[0, 0], [640, 0], [640, 480], [0, 480]]), tmp_path)
+    number = 0
+
+    def throw(seed: int, light=None):
+        nonlocal number
+        thrown = relit(render_tray(np.random.default_rng(seed), kind="fandooble", faces=["C", "C", "G", "F"]).image,
+                       light)
+        empty = np.full_like(thrown, int(thrown[0, 0].mean()))
+        for image in [empty] * 3 + [thrown] * 6:
+            number += 1
+            pipeline(Frame(work=image, timestamp=number / 10, number=number))
+        runtime.call(lambda: None)
+        assert pipeline.last_roll.timestamp == number / 10  # every throw read and passed on, the dark ones too
+        return runtime.snapshot()["health"]["dice"]
+
+    health = throw(11)
+    assert (health["status"], health["detail"]) == ("ok", "reading taught dice")
+    for seed in (12, 13, 14):
+        health = throw(seed, (0.6, 0.6, 0.6))
+    assert health["status"] == "degraded" and "the dice look darker than when they were taught" in health["detail"]
+    assert runtime.session.played[0].text == "roll CCGF"
+    for seed in (15, 16, 17):
+        health = throw(seed)
+    assert (health["status"], health["detail"]) == ("ok", "reading taught dice")

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from .find import Candidate
+from .light import face_light, taught_light
 from .net import Spot
 from .outline import die_squares
 from .scan import scan_marks, upright_patch
@@ -78,6 +79,7 @@ class FaceTemplates:
     the pictures each die was taught from (each gives up to five samples: see :meth:`learn`), and
     ``read_by_pips`` how many of them the pip reader (:class:`~vision.dice.pips.PipReader`) reads as the face
     they were taught as: a die most of whose pictures it reads so is a pip die, better read by its pips.
+    ``lights`` keeps each die's light in each picture it was taught from (:mod:`vision.dice.light`).
     ``slanted`` False teaches one sample a picture, as before slanted samples (the bench's side-by-side figures).
     """
 
@@ -85,6 +87,7 @@ class FaceTemplates:
     dice: dict[str, str] = field(default_factory=dict)
     pictures: dict[str, int] = field(default_factory=dict)
     read_by_pips: dict[str, int] = field(default_factory=dict)
+    lights: dict[str, list[float]] = field(default_factory=dict)
     slanted: bool = True
     _cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -94,6 +97,10 @@ class FaceTemplates:
 
     def face_counts(self, die: str) -> dict[str, int]:
         return dict(Counter(self.dice.get(die, "")))
+
+    def taught_lights(self) -> dict[str, float]:
+        """Each die's light in teaching (dice taught before lights were kept are left out)."""
+        return {die: taught_light(lights) for die, lights in self.lights.items() if lights}
 
     def describe_single(self, image: np.ndarray, die_px: float | None = None) -> np.ndarray:
         """The descriptor of the one die in ``image``; ValueError saying what was seen otherwise."""
@@ -109,6 +116,9 @@ class FaceTemplates:
         candidate, probabilities = single_die_read(image, die_px)
         self.add(die, face, describe_die(image, candidate), new_face=new_face)
         self.pictures[die] = self.pictures.get(die, 0) + 1
+        light = face_light(image, candidate.box)
+        if light is not None:
+            self.lights.setdefault(die, []).append(round(light, 1))
         if probabilities is not None and PipReader().verdict(probabilities)[0] == face:
             self.read_by_pips[die] = self.read_by_pips.get(die, 0) + 1
         for side in range(4 if self.slanted else 0):

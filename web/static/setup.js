@@ -434,6 +434,12 @@
     }
     const dice = tried.dice;
     $("try-state").textContent = `Throw ${tried.throw}: ${dice.length} ${dice.length === 1 ? "die" : "dice"} read. Throw again, or stop.`;
+    // What the throws tell of the dice reading (a tray grown darker than teaching's), where the dice are tried
+    const health = TC.snapshot && TC.snapshot.health && TC.snapshot.health.dice;
+    const warned = health && health.status !== "ok" ? `${health.detail[0].toUpperCase()}${health.detail.slice(1)}.`
+      : "";
+    $("try-health").hidden = !warned;
+    $("try-health").textContent = warned;
     if (triedShown === tried.throw) return;
     triedShown = tried.throw;
     $("try-dice").replaceChildren(...dice.map((d) => TC.dieFace(d.face, d.face && named(d.face, d.die))));

@@ -1,0 +1,83 @@
+"""The light a die is seen in, against the light it was taught in.
+
+Taught faces are compared after their brightness is evened out (:func:`vision.dice.faces.describe`), but a
+dimmer tray still costs: the drawing sinks into the camera's noise. On real photos of dice read six ways
+(``bench/dice_bench.py``), the single dice under a light 0.6 times as bright read 359 right and 7 wrong of 414,
+against 386 and 2 as taken. The reader cannot tell a dim face from a blurred one; the light can be measured, so
+the companion says when the tray has grown darker than teaching and what to do about it.
+
+A die's light is the 99th percentile of grey in its box: its brightest part, the face's body or the table beside
+it, which both follow the lamp, and not the drawing, which differs from face to face. Measured on the taught real
+dice of the train split (``bench/dice_bench.py --light-meter``): read as taken, a die's light is 0.85-1.09 times
+its taught light (10th-90th percentile; single dice; 0.87-1.25 on the held-out alike dice); read 0.6 times as
+bright, 0.51-0.65 times (0.52-0.74). Judged over the last dice, no verdict of 424 as taken said "darker", and
+every one of 425 read 0.6 times as bright did.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PERCENTILE = 99
+DARKER = 0.77  # 1/1.3 of the taught light: below it, 0-1.5% of real dice read as taken, 98-100% of those 0.6 as bright
+MEASURED = 9  # the dice of the last few throws are judged together: one die in a shadow is no evening
+AT_LEAST = 3
+
+
+def face_light(image: np.ndarray, box: tuple[int, int, int, int]) -> float | None:
+    """The brightness of the die in ``box`` (x, y, w, h) of ``image`` (BGR or grey), 0-255; None outside it."""
+    x, y, w, h = (int(v) for v in box)
+    part = image[max(y, 0):max(y + h, 0), max(x, 0):max(x + w, 0)]
+    if part.size == 0:
+        return None
+    grey = cv2.cvtColor(part, cv2.COLOR_BGR2GRAY) if part.ndim == 3 else part
+    return float(np.percentile(grey, PERCENTILE))
+
+
+def taught_light(lights: list[float]) -> float | None:
+    """A die's light in teaching, from each of its teaching pictures' (None: taught before lights were kept)."""
+    return float(np.median(lights)) if lights else None
+
+
+@dataclass(frozen=True)
+class Darker:
+    """The tray is darker than teaching: its last dice are ``share`` of their taught light (their median)."""
+
+    share: float
+
+    @property
+    def message(self) -> str:
+        # In steps of 10%: the sentence changes when the light does, not with every throw's small wander.
+        return (f"the dice look darker than when they were taught (about {round(self.share * 10) * 10}% of that "
+                "light): more faces will read unclear. Light the tray as it was when teaching, or teach the dice "
+                "again in this light")
+
+
+class LightWatch:
+    """The light of the dice of the last throws against their taught light.
+
+    :meth:`update` takes the picture a throw was read in and its dice, each as (the taught die it was matched to,
+    its box x, y, w, h), and returns :class:`Darker` while the median of the last :data:`MEASURED` dice is below
+    :data:`DARKER` of their taught light, else None. Dice of a die taught without its light, or of no known die,
+    are not measured.
+    """
+
+    def __init__(self, taught: dict[str, float]):
+        self.taught = {die: light for die, light in taught.items() if light}
+        self._shares: deque[float] = deque(maxlen=MEASURED)
+        self.verdict: Darker | None = None
+
+    def update(self, image: np.ndarray, dice) -> Darker | None:
+        for die, box in dice:
+            light = self.taught.get(die or "")
+            seen = face_light(image, box) if light else None
+            if seen is not None:
+                self._shares.append(seen / light)
+        if len(self._shares) >= AT_LEAST:
+            share = float(np.median(self._shares))
+            self.verdict = Darker(share) if share < DARKER else None
+        return self.verdict
