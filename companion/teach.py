@@ -358,6 +358,8 @@ class DiceTeacher:
             self._deadline = self.clock() + self.timeout_s
             self._set(LEARNED, got)
             return
+        if self.photos:  # a phone sets its own exposure: its photos tell nothing of the light the camera sees
+            self.templates.lights.pop(self.die, None)
         try:
             if self._save is not None:
                 self._save(self.templates)
