@@ -18,6 +18,7 @@ through the game's own ``dice_option``).
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 import zipfile
@@ -222,7 +223,8 @@ def _lights(settings: dict) -> dict[str, list[float]]:
     lights = settings.get("lights", {})
     if not isinstance(lights, dict):
         return {}
-    return {die: [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0]
+    return {die: [float(v) for v in values
+                  if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0]
             for die, values in lights.items() if die in settings["dice"] and isinstance(values, list)}
 
 

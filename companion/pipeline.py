@@ -244,9 +244,8 @@ class Pipeline:
         if self._dice is not None and taught == self._dice_taught:
             return self._dice
         from vision.dice import make_reader
-        from vision.roll import RollDetector
-
         from vision.dice.light import LightWatch
+        from vision.roll import RollDetector
 
         self._dice_taught = taught  # dice taught or settings changed meanwhile: build the reader again
         try:

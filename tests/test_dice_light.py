@@ -81,8 +81,8 @@ def test_the_taught_light_is_kept_with_the_dice_and_older_dice_files_still_read(
     (tmp_path / "dice" / "dice.json").write_text(json.dumps(settings))
     older = store.load_templates()
     assert older.taught_lights() == {} and len(older.samples) == len(taught.samples)
-    settings["lights"] = {"dragon": ["bright", -3, True, 180.0], "special": "dim", "lost": [100.0]}  # hand-edited
-    (tmp_path / "dice" / "dice.json").write_text(json.dumps(settings))
+    settings["lights"] = {"dragon": ["bright", -3, True, float("inf"), 180.0], "special": "dim", "lost": [100.0]}
+    (tmp_path / "dice" / "dice.json").write_text(json.dumps(settings))  # edited by hand
     assert store.load_templates().taught_lights() == {"dragon": 180.0}
 
 

@@ -3,10 +3,10 @@
 Taught faces are compared after their brightness is evened out (:func:`vision.dice.faces.describe`), but a
 dimmer tray still costs: the drawing sinks into the camera's noise. On real photos of dice read six ways
 (``bench/dice_bench.py``), the single dice under a light 0.6 times as bright read 359 right and 7 wrong of 414,
-against 386 and 2 as taken. The reader cannot tell a dim face from a blurred one; the light can be measured, so
-the companion says when the tray has grown darker than teaching and what to do about it. A camera on automatic
-exposure (the default, ``camera exposure_us = 0``) brightens a dimmer room itself, with more noise, until its
-longest exposure: the pictures, and this judgement, grow darker only beyond that; with a fixed exposure at once.
+against 386 and 2 as taken. The light can be measured, so the companion says when the tray has grown darker than
+teaching and what to do about it. A camera on automatic exposure (the default, ``camera exposure_us = 0``)
+brightens a dimmer room itself, with more noise, until its longest exposure: the pictures, and this judgement,
+grow darker only beyond that; with a fixed exposure at once.
 
 A die's light is the 99th percentile of grey in its box: its brightest part, the face's body or the table beside
 it, which both follow the lamp, and not the drawing, which differs from face to face. Measured on the taught real
