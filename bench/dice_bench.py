@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/dice_bench.py [--scenes 300] [--real ../shared/data/dice/nell-byler-d6]
                                          [--calibrate [--fold 0 1 --models DIR0 DIR1] | --timing | --next-held-out
-                                          | --light-meter]
+                                          | --light-meter | --looks]
 
 Prints one table. Ours (vision.dice; pips: two small networks trained on renders and real
 photos by tools/train_dice.py) is compared side by side with the usual hobby approach to the
@@ -417,8 +417,7 @@ def taught_and_read(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LO
     (:func:`identity_photos`, :func:`folder_photos`). ``lessons`` keeps what each photo taught (:func:`_lessons`)."""
     lessons = {} if lessons is None else lessons
     times = []
-    total = {"dice": 0, "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0,
-             "guessed": 0, "guessed_right": 0}
+    total = _totals()
     for way in range(ways):
         templates = FaceTemplates(slanted=slanted)
         rest = []
@@ -438,21 +437,68 @@ def taught_and_read(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LO
                     templates.add(name, face, descriptor, new_face=taught == 0 and i == 0)
                 times.append(ms)
                 taught += 1
-        reader = TaughtReader(templates)
-        total["dice"] += len(rest)
-        for face, picture in rest:
-            h, w = picture.shape[:2]
-            reading = reader.read(relit(picture, light))
-            if not reading.dice:
-                continue
-            die = min(reading.dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2))
-            total["found"] += 1
-            total["right"] += die.face == face
-            total["wrong"] += die.readable and die.face != face
-            total["unreadable"] += not die.readable
-            total["guessed"] += die.guess is not None
-            total["guessed_right"] += die.guess == face
+        _score_middle_dice(TaughtReader(templates), rest, light, total)
     return total, float(np.mean(times)) if times else 0.0
+
+
+def _score_middle_dice(reader, rest: list, light, total: dict) -> None:
+    """Read each (face, picture) of ``rest`` under ``light`` and add to ``total`` how the die nearest the picture's
+    middle was read."""
+    total["dice"] += len(rest)
+    for face, picture in rest:
+        h, w = picture.shape[:2]
+        reading = reader.read(relit(picture, light))
+        if not reading.dice:
+            continue
+        die = min(reading.dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2))
+        total["found"] += 1
+        total["right"] += die.face == face
+        total["wrong"] += die.readable and die.face != face
+        total["unreadable"] += not die.readable
+        total["guessed"] += die.guess is not None
+        total["guessed_right"] += die.guess == face
+
+
+def _totals() -> dict:
+    return {"dice": 0, "found": 0, "right": 0, "wrong": 0, "cocked": 0, "unreadable": 0, "false": 0,
+            "guessed": 0, "guessed_right": 0}
+
+
+def looks_compared(photos: dict[tuple[str, str], list], choices=(3, 4, 5), ways: int = TEACHING_WAYS,
+                   lessons: dict | None = None) -> dict[int, dict]:
+    """How many pictures a face to teach, side by side on the same dice: each way (each face's photos in turn, as
+    :func:`taught_and_read`), the first ``max(choices)`` photos of every face that teaching takes are kept (a
+    refused one is passed over, as a person shown a refusal sets the die down again), each choice teaches from as
+    many of them as it takes, and all read the same others. Faces with too few photos to keep that many and read
+    one are left out. Returns choice -> totals."""
+    lessons = {} if lessons is None else lessons
+    kept = max(choices)
+    totals = {looks: _totals() for looks in choices}
+    for way in range(ways):
+        teaching, rest = {}, []
+        for (name, face), pictures in sorted(photos.items()):
+            ordered = sorted(enumerate(pictures), key=lambda p: p[1][0])
+            ordered = ordered[way % len(ordered):] + ordered[:way % len(ordered)]
+            taken, passed = [], 0
+            for k, (_, picture, _) in ordered:
+                if len(taken) == kept:
+                    break
+                if (name, face, k) not in lessons:
+                    lessons[name, face, k] = _lesson(name, face, picture, True)
+                passed += 1
+                if lessons[name, face, k][0] is not None:
+                    taken.append(lessons[name, face, k][0])
+            if len(taken) == kept and passed < len(ordered):
+                teaching[name, face] = taken
+                rest += [(face, as_taken) for _, (_, _, as_taken) in ordered[passed:]]
+        for looks in choices:
+            templates = FaceTemplates()
+            for (name, face), lessons_taken in teaching.items():
+                for look, lesson in enumerate(lessons_taken[:looks]):
+                    for i, (_, _, descriptor) in enumerate(lesson.samples):
+                        templates.add(name, face, descriptor, new_face=look == 0 and i == 0)
+            _score_middle_dice(TaughtReader(templates), rest, None, totals[looks])
+    return totals
 
 
 def light_meter(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LOOKS,
@@ -491,6 +537,24 @@ def light_meter(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LOOKS,
     return {"dice": len(shares), "share": np.percentile(shares, [10, 50, 90]) if shares else None,
             "below": float(np.mean(np.array(shares) < DARKER)) if shares else 0.0,
             "darker": sum(verdicts), "verdicts": len(verdicts)}
+
+
+def print_looks(root: Path) -> None:
+    """Three, four or five pictures a face, side by side on the same real dice: the taught sets the reader was built
+    on and the held-out ones already spent (their dice decide nothing about the reader here: no setting of it is
+    chosen by this table), and all summed."""
+    print(HEADER)
+    sets = (("real dice, one die each", IDENTITIES), ("real alike dice (4 looks)", LOOKS),
+            ("real alike dice (held out 1)", HELD_OUT_LOOKS)) + tuple(
+        (f"real alike dice (held out {i}, spent)", path) for i, path in enumerate(SPENT_HELD_OUT_LOOKS, start=2))
+    summed: dict[int, dict] = {}
+    for name, identities in sets:
+        compared = looks_compared(identity_photos(root, identities), lessons=_lessons(root, identities, True))
+        for looks, total in compared.items():
+            print(row(f"{name}, taught from {looks} photos a face, {TEACHING_WAYS} ways (summed)", total), flush=True)
+            summed[looks] = {k: summed.get(looks, {}).get(k, 0) + v for k, v in total.items()}
+    for looks, total in summed.items():
+        print(row(f"all of them, taught from {looks} photos a face", total))
 
 
 def print_light_meter(root: Path) -> None:
@@ -617,6 +681,8 @@ def main(argv=None) -> int:
                         help="with --calibrate: for each fold, a folder with both networks trained without it "
                              "(default: the shipped ones, for fold 0)")
     parser.add_argument("--timing", action="store_true", help="only the speed table")
+    parser.add_argument("--looks", action="store_true",
+                        help="only three, four and five teaching pictures a face compared, on the taught real dice")
     parser.add_argument("--light-meter", action="store_true",
                         help="only how the tray's light is judged against teaching's, on the taught real dice")
     parser.add_argument("--next-held-out", action="store_true",
@@ -658,6 +724,9 @@ def main(argv=None) -> int:
         return 0
     if args.light_meter:
         print_light_meter(args.real)
+        return 0
+    if args.looks:
+        print_looks(args.real)
         return 0
     if args.next_held_out:
         if NEXT_HELD_OUT_LOOKS is None:

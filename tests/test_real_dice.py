@@ -381,3 +381,20 @@ def test_a_real_die_thrown_in_a_darker_light_than_teaching_is_said_and_in_its_ow
     assert set(verdicts(None)) == {None}
     dark = verdicts((0.6, 0.6, 0.6))
     assert all(dark[2:]) and all(0.5 < said.share < 0.7 for said in dark[2:]), dark  # from the third die on
+
+
+def test_teaching_pictures_a_face_are_compared_on_the_same_dice(tmp_path):
+    # The bench's --looks: each choice of how many pictures a face teaches reads the very same other photos, so
+    # the figures differ by the teaching alone; a face with too few photos to keep and read one is left out.
+    from dice_bench import folder_photos, looks_compared
+    from vision.synth.dice import render_tray
+
+    rng = np.random.default_rng(12)
+    for number, (face, photos) in enumerate((("C", 6), ("G", 6), ("R", 6), ("F", 3)), start=1):
+        for look in range(1, photos + 1):
+            tray = render_tray(rng, faces=[face], kind="fandooble", size=(640, 480), die_px=(44, 48), table="felt")
+            cv2.imwrite(str(tmp_path / f"dragon_{face}_{number}_{look}.png"), tray.image)
+    compared = looks_compared(folder_photos(tmp_path, looks=2), choices=(1, 3), ways=2)
+    assert sorted(compared) == [1, 3]
+    assert compared[1]["dice"] == compared[3]["dice"] == 2 * 3 * 3  # two ways, three faces, three photos read
+    assert compared[3]["right"] == compared[3]["dice"]
