@@ -102,7 +102,9 @@ class Pipeline:
                     self._tried = {"throw": 0, "picture": None, "dice": []}  # the tray is watched from now: throw
                 if roll is not None and not trying:
                     self.last_roll = roll
-                    observed = self.runtime.observe(roll, picture=self._roll_picture(frame, roll))
+                    darker = self._light.verdict if self._light is not None else None
+                    observed = self.runtime.observe(roll, picture=self._roll_picture(frame, roll),
+                                                    note=darker.message if darker is not None else None)
                 elif roll is not None and roll.dice:  # tried; the dice taken out of the tray are no throw
                     self.last_roll = roll
                     self._tried = {"throw": (self._tried or {}).get("throw", 0) + 1,

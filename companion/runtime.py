@@ -356,21 +356,22 @@ class Runtime:
 
         return self.call(dismiss)
 
-    def observe(self, observation: Any, *, picture: str | None = None) -> Future:
+    def observe(self, observation: Any, *, picture: str | None = None, note: str | None = None) -> Future:
         """Hand a stable observation of the table (cards or dice) to the game's referee.
 
         ``picture``: the name of the picture it was read from (:attr:`roll_pictures`), which the alerts
-        it raises carry. Returns the future of the verdicts. Called from the camera pipeline's thread.
+        it raises carry; ``note``: what the camera knew of the reading then (the tray darker than teaching), which
+        they carry too. Returns the future of the verdicts. Called from the camera pipeline's thread.
         """
-        return self.submit(self._observe, observation, picture)
+        return self.submit(self._observe, observation, picture, note)
 
-    def _observe(self, observation: Any, picture: str | None = None) -> list:
+    def _observe(self, observation: Any, picture: str | None = None, note: str | None = None) -> list:
         self.last_observation = observation
         session, referee = self.session, self.referee
         if session is None or referee is None:
             return []
         verdicts = referee.observe(session, observation)
-        shown = {} if picture is None else {"picture": picture}
+        shown = {key: value for key, value in (("picture", picture), ("note", note)) if value is not None}
         for verdict in verdicts:
             payload = dict(verdict.payload)
             if isinstance(verdict, referees.Apply):

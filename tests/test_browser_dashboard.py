@@ -291,9 +291,14 @@ def test_an_alert_about_a_roll_shows_the_dice_as_the_camera_read_them(dashboard,
     picture.wait_for(state="visible")
     until(page, "(() => { const i = document.querySelector('#alerts img.alert-picture');"
                 " return i.complete && i.naturalWidth === 320; })()")
+    assert page.locator("#alerts .alert .alert-note:visible").count() == 0
     runtime.raise_alert("a die is cocked", source="camera")  # no roll behind it: no picture
     page.wait_for_selector("#alerts .alert >> text=a die is cocked")
     assert page.locator("#alerts .alert img.alert-picture:visible").count() == 1
+    # Read in a tray darker than the dice were taught in: the question says so, and what to do
+    runtime.raise_alert("unsure of the roll", source="camera", payload={
+        "move": "roll CCGG", "note": "the dice look darker than when they were taught (about 60% of that light)"})
+    page.wait_for_selector("#alerts .alert .alert-note >> text=The dice look darker than when they were taught")
 
 
 def test_a_refused_move_says_why(dashboard, page, runtime):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.config import Config
+from companion.eventkinds import ALERT
 from companion.pipeline import Pipeline
 from companion.runtime import Runtime
 from hardware.camera.base import Frame
@@ -451,6 +452,13 @@ def test_a_tray_darker_than_teaching_is_said_on_the_dice_health_and_the_rolls_st
         health = throw(seed, (0.6, 0.6, 0.6))
     assert health["status"] == "degraded" and "the dice look darker than when they were taught" in health["detail"]
     assert runtime.session.played[0].text == "roll CCGF"
+    # The dragon held, four dice thrown again: each throw asks a person, and once the tray is darker the question
+    # says so where the players look.
+    def notes():
+        return [event.payload.get("note") for event in runtime.session.events if event.kind == ALERT]
+
+    assert len(notes()) == 3 and notes()[0] is None and notes()[-1] == health["detail"], notes()
     for seed in (15, 16, 17):
         health = throw(seed)
     assert (health["status"], health["detail"]) == ("ok", "reading taught dice")
+    assert len(notes()) == 6 and notes()[-1] is None

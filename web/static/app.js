@@ -333,13 +333,15 @@ const TC = (() => {
     const meta = el("p", { class: "meta" });
     // The dice as the camera read them: a glance at the die it could not read says more than its words.
     const picture = el("img", { class: "alert-picture", alt: "The dice as the camera read them", hidden: true });
+    // What the camera knew of its reading then (a tray darker than the dice were taught in): why, and what to do.
+    const note = el("p", { class: "alert-note", hidden: true });
     const accept = el("button", { type: "button", class: "accept", text: "Accept", onclick: () => resolve({ resolution: "accept" }) });
     const chooser = moveChooser();
     const correctRow = el("form", { class: "correct-row", hidden: true, onsubmit: (ev) => {
       ev.preventDefault();
       if (chooser.value()) resolve({ resolution: "correct", move: chooser.value() });
     } }, chooser.node, el("button", { type: "submit", text: "Apply" }));
-    const node = el("article", { class: "alert" }, text, meta,
+    const node = el("article", { class: "alert" }, text, note, meta,
       el("div", { class: "row" }, accept,
         el("button", { type: "button", class: "secondary", text: "Correct", onclick: () => {
           correctRow.hidden = !correctRow.hidden;
@@ -353,6 +355,9 @@ const TC = (() => {
       const count = alert.count || 1;
       node.dataset.id = alert.event_id;
       text.textContent = alert.text;
+      const said = alert.payload && alert.payload.note;
+      note.textContent = said ? `${said[0].toUpperCase()}${said.slice(1)}.` : "";
+      note.hidden = !said;
       meta.textContent = [alert.source, count > 1 ? `${count} times, ${clock(alert.first_time)}–${clock(alert.time)}` : clock(alert.time),
         proposed ? `proposed: ${proposed}` : ""].filter(Boolean).join(" · ");
       accept.hidden = !proposed;
