@@ -62,7 +62,8 @@ class Pipeline:
         self._dice_checked = float("-inf")
         self.last_roll = None
         self._light = None  # the taught dice's light against teaching's (vision.dice.light.LightWatch)
-        self._tried = None  # the dice tried, the tray watched: the last throw's number (0: none yet), picture, dice
+        self._tried = None  # the dice tried, the tray watched: the last throw's number (0: none yet), picture, dice,
+        # and the dice of every throw so far: how many, and how many of them were not read
         self._unwatched = False  # the tray was not watched for rolls (no dice game, dice taught) since the last read
         self.frames = 0
         self._status = self._describe(None)
@@ -99,7 +100,7 @@ class Pipeline:
                 if roll is not None and roll.dice:
                     self._watch_light(frame, roll)
                 if trying and self._tried is None and not self._unwatched:
-                    self._tried = {"throw": 0, "picture": None, "dice": []}  # the tray is watched from now: throw
+                    self._tried = {"throw": 0, "picture": None, "dice": [], "seen": 0, "unread": 0}  # watched: throw
                 if roll is not None and not trying:
                     self.last_roll = roll
                     darker = self._light.verdict if self._light is not None else None
@@ -107,8 +108,10 @@ class Pipeline:
                                                     note=darker.message if darker is not None else None)
                 elif roll is not None and roll.dice:  # tried; the dice taken out of the tray are no throw
                     self.last_roll = roll
-                    self._tried = {"throw": (self._tried or {}).get("throw", 0) + 1,
-                                   "picture": self._roll_picture(frame, roll), "dice": roll.to_json()["dice"]}
+                    before = self._tried or {}
+                    self._tried = {"throw": before.get("throw", 0) + 1, "picture": self._roll_picture(frame, roll),
+                                   "dice": roll.to_json()["dice"], "seen": before.get("seen", 0) + len(roll.dice),
+                                   "unread": before.get("unread", 0) + roll.unreadable}
             else:
                 # No dice game, or dice taught: what is set down meanwhile is no roll, nor what lies there after.
                 self._unwatched = True

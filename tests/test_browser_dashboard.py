@@ -983,6 +983,9 @@ def test_the_dice_are_tried_on_the_setup_page_each_throw_shown_as_the_camera_rea
             wait_until(lambda: pipeline.frames > seen + 12)
             scene["image"] = relit(thrown, (0.6, 0.6, 0.6))
             page.wait_for_selector(f"#try-state >> text=Throw {throw}: 4 dice read.")
+            tried = runtime.snapshot()["vision"]["tried"]  # the tally of every throw so far
+            assert f"So far {tried['seen'] - tried['unread']} of {4 * throw} dice read a face." in \
+                page.text_content("#try-state")
         page.wait_for_selector("#try-health >> text=The dice look darker than when they were taught")
         assert runtime.session is None  # no game played the throw
         page.click("#try-stop")

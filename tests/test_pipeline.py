@@ -411,13 +411,15 @@ def test_dice_tried_with_no_game_in_play_are_read_and_shown_but_played_in_no_gam
         if number == 9:  # not tried: the throw is not read
             assert pipeline.last_roll is None and runtime.snapshot()["vision"]["tried"] is None
         if number == 10:  # the tray is watched from now on: the page says to throw
-            assert runtime.snapshot()["vision"]["tried"] == {"throw": 0, "picture": None, "dice": []}
+            assert runtime.snapshot()["vision"]["tried"] == {"throw": 0, "picture": None, "dice": [], "seen": 0,
+                                                             "unread": 0}
         if number == 18:
             tried = runtime.snapshot()["vision"]["tried"]
             assert sorted(d["face"] for d in tried["dice"]) == ["C", "C", "F", "G"]
             assert tried["throw"] == 1 and runtime.roll_pictures.jpeg(tried["picture"])
     tried = runtime.snapshot()["vision"]["tried"]
     assert sorted(d["face"] for d in tried["dice"]) == ["K", "R"] and tried["throw"] == 2  # taking them out: no throw
+    assert (tried["seen"], tried["unread"]) == (6, 0)  # every throw's dice counted, for the page's tally
     assert runtime.last_observation is None  # no referee saw a throw
 
 

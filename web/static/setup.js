@@ -433,7 +433,9 @@
       return;
     }
     const dice = tried.dice;
-    $("try-state").textContent = `Throw ${tried.throw}: ${dice.length} ${dice.length === 1 ? "die" : "dice"} read. Throw again, or stop.`;
+    // Over several throws, how many dice read a face: whether to teach again (more pictures a face, other light)
+    const tally = tried.throw > 1 ? ` So far ${tried.seen - tried.unread} of ${tried.seen} dice read a face.` : "";
+    $("try-state").textContent = `Throw ${tried.throw}: ${dice.length} ${dice.length === 1 ? "die" : "dice"} read.${tally} Throw again, or stop.`;
     // What the throws tell of the dice reading (a tray grown darker than teaching's), where the dice are tried
     const health = TC.snapshot && TC.snapshot.health && TC.snapshot.health.dice;
     const warned = health && health.status !== "ok" ? `${health.detail[0].toUpperCase()}${health.detail.slice(1)}.`
