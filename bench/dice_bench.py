@@ -557,6 +557,48 @@ def print_looks(root: Path) -> None:
         print(row(f"all of them, taught from {looks} photos a face", total))
 
 
+def taught_again(photos: dict[tuple[str, str], list], light: tuple[float, float, float], looks: int = DEFAULT_LOOKS,
+                 ways: int = TEACHING_WAYS) -> dict[str, dict]:
+    """What to do when the tray has grown darker, side by side on the same dice: each way (each face's photos in
+    turn), every face is taught from its first ``looks`` photos that teaching takes as taken (the day), its next
+    ``looks`` are shown under ``light`` (the evening), and the others are read, as taken and under ``light``.
+    "once": the day's teaching alone; "again, keeping": the evening's added (Setup page, "in this light too");
+    "again, replacing": the evening's alone. Faces with too few photos are left out. Returns
+    "<how> / read <as taken|under the light>" -> totals."""
+    totals: dict[str, dict] = {}
+    for way in range(ways):
+        lessons: dict[str, list] = {"day": [], "evening": []}
+        rest = []
+        for (name, face), pictures in sorted(photos.items()):
+            ordered = sorted(pictures, key=lambda p: p[0])
+            ordered = ordered[way % len(ordered):] + ordered[:way % len(ordered)]
+            taken = {"day": [], "evening": []}
+            passed = 0
+            for _, picture, _ in ordered:
+                when = "day" if len(taken["day"]) < looks else "evening"
+                if len(taken["evening"]) == looks:
+                    break
+                passed += 1
+                lesson = _lesson(name, face, picture if when == "day" else relit(picture, light), True)[0]
+                if lesson is not None:
+                    taken[when].append(lesson)
+            if len(taken["evening"]) == looks and passed < len(ordered):
+                for when in taken:
+                    lessons[when] += [(name, face, look, lesson) for look, lesson in enumerate(taken[when])]
+                rest += [(face, as_taken) for _, _, as_taken in ordered[passed:]]
+        for how, taught in (("once", ("day",)), ("again, keeping", ("day", "evening")),
+                            ("again, replacing", ("evening",))):
+            templates = FaceTemplates()
+            for when in taught:
+                for name, face, look, lesson in lessons[when]:
+                    for i, (_, _, descriptor) in enumerate(lesson.samples):
+                        templates.add(name, face, descriptor, new_face=when == taught[0] and look == 0 and i == 0)
+            reader = TaughtReader(templates)
+            for read, gains in (("as taken", None), ("under the light", light)):
+                _score_middle_dice(reader, rest, gains, totals.setdefault(f"{how} / read {read}", _totals()))
+    return totals
+
+
 def print_light_meter(root: Path) -> None:
     """The tray's light against teaching's on the taught real dice, as taken and under the evening's lights."""
     print(f"| taught real dice | light | dice | their light / taught (10th, 50th, 90th percentile) | below {DARKER} "
@@ -570,6 +612,14 @@ def print_light_meter(root: Path) -> None:
             low, mid, high = m["share"]
             print(f"| {name} | {light} | {m['dice']} | {low:.2f}, {mid:.2f}, {high:.2f} | {100 * m['below']:.1f}% "
                   f"| {m['darker']} of {m['verdicts']} |", flush=True)
+    print()
+    print("What to do when the tray has grown darker (0.6 as bright): the dice taught once, or again in the darker "
+          "light keeping the first teaching, or replacing it")
+    print(HEADER)
+    for name, identities in (("real dice, one die each", IDENTITIES), ("real alike dice", LOOKS),
+                             ("real alike dice, held out", HELD_OUT_LOOKS)):
+        for how, total in taught_again(identity_photos(root, identities), LIGHTS[0][1]).items():
+            print(row(f"{name}, taught {how}", total), flush=True)
 
 
 def timing(reader, scenes: int = 40, photo: bool = False, rounds: int = 3, kind: str = "pips") -> tuple[float, float]:

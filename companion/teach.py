@@ -141,8 +141,9 @@ def read_photo(path: Path) -> np.ndarray:
     return image
 
 
-def without_die(templates, die: str):
-    """A copy of ``templates`` with every sample of ``die`` left out (teaching a die again replaces it)."""
+def without_die(templates, die: str | None):
+    """A copy of ``templates`` with every sample of ``die`` left out (teaching a die again replaces it); None leaves
+    nothing out (teaching a die again in another light keeps what it was taught)."""
     from vision.dice.faces import FaceTemplates
 
     if templates is None:
@@ -173,18 +174,30 @@ class DiceTeacher:
         is looked for, as the dice reader does.
     :param photos: the session is taught from photos (:meth:`photo`), not the camera's pictures: its prompts ask
         for a photo.
+    :param another_light: the die, taught before, is taught again in this light, keeping what it was taught (``keep``
+        holds it, with the same faces): a tray that grew darker in the evening then reads as well as by day.
     """
 
     def __init__(self, die: str, faces: str, *, looks: int = DEFAULT_LOOKS, keep=None,
                  save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None,
-                 zone=None, tags=(), photos: bool = False):
+                 zone=None, tags=(), photos: bool = False, another_light: bool = False):
         from vision.motion import Stillness
 
         self.die, self.faces, self.looks = checked_request(die, faces, looks)
         if not timeout_s > 0:
             raise BadTeaching("timeout", "the time to wait for each face must be more than 0 seconds")
-        self.templates = without_die(keep, self.die)
+        if another_light:
+            taught = keep.dice.get(self.die) if keep is not None else None
+            if taught is None:
+                raise BadTeaching("another_light", f"the {self.die} die is not taught yet: teach it first, then again "
+                                                   "in another light")
+            if taught != self.faces:
+                raise BadTeaching("faces", f"the {self.die} die was taught with the faces {taught}: show the same "
+                                           "faces, in the same order, in this light")
+        self.another_light = another_light
+        self.templates = without_die(keep, None if another_light else self.die)
+        self._kept_lights = list(self.templates.lights.get(self.die, ()))  # the camera's, from before (another light)
         self._save = save
         self.timeout_s = float(timeout_s)
         self.clock = clock
@@ -339,7 +352,8 @@ class DiceTeacher:
         face = self.face
         in_tray, _ = crop_to_zone(hide_tags(image, self.tags), self.zone, 0)
         try:
-            self.templates.learn(self.die, face, in_tray, new_face=self.look == 1, die_px=self.die_px)
+            self.templates.learn(self.die, face, in_tray, new_face=self.look == 1 and not self.another_light,
+                                 die_px=self.die_px)
         except ValueError as exc:
             from vision import overlay
 
@@ -358,8 +372,7 @@ class DiceTeacher:
             self._deadline = self.clock() + self.timeout_s
             self._set(LEARNED, got)
             return
-        if self.photos:  # a phone sets its own exposure: its photos tell nothing of the light the camera sees
-            self.templates.lights.pop(self.die, None)
+        self._keep_one_light()
         try:
             if self._save is not None:
                 self._save(self.templates)
@@ -367,7 +380,20 @@ class DiceTeacher:
             self._set(FAILED, f"the faces were learned but could not be stored: {exc}")
             return
         counts = ", ".join(f"{n}× {face_name(f, self.die) or f}" for f, n in self.templates.face_counts(self.die).items())
-        self._set(DONE, f"die {self.die} learned: {counts}")
+        self._set(DONE, f"die {self.die} learned{' in this light too' if self.another_light else ''}: {counts}")
+
+    def _keep_one_light(self) -> None:
+        """The die's light to judge a tray by: this teaching's, or taught again in another light, the dimmer of the
+        two (:func:`~vision.dice.light.dimmer`); none from photos, whose phone sets its own exposure and tells
+        nothing of the light the camera sees."""
+        from vision.dice.light import dimmer
+
+        kept = self._kept_lights
+        new = [] if self.photos else self.templates.lights.get(self.die, [])[len(kept):]
+        lights = dimmer(kept, new) if kept and new else kept or new
+        self.templates.lights.pop(self.die, None)
+        if lights:
+            self.templates.lights[self.die] = list(lights)
 
     def _timed_out(self) -> bool:
         if self.clock() < self._deadline:

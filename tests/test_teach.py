@@ -420,3 +420,53 @@ def test_the_teachers_phone_is_told_where_the_tray_lies_in_the_picture_so_it_can
     assert edge.feed(EMPTY)["view"]["box"] == pytest.approx([0, 0, 1, (200 + 24) / 240], abs=1e-3)
     whole = DiceTeacher("dragon", "CG", looks=1)
     assert whole.feed(EMPTY)["view"] == {"box": [0.0, 0.0, 1.0, 1.0], "aspect": pytest.approx(320 / 240, abs=1e-3)}
+
+
+def test_a_die_taught_again_in_a_darker_light_keeps_what_it_was_taught_and_the_evening_is_no_longer_darker(rng, store):
+    # By day the dragon die is taught; the evening grows dark and the companion says so; the game master teaches it
+    # again "in this light too": the day's pictures stay, and the evening's tray is a light it was taught in.
+    from vision.dice.light import LightWatch
+    from vision.synth.effects import relit
+
+    dim = (0.6, 0.6, 0.6)
+    day = DiceTeacher("dragon", "CGR", looks=2, save=store.save_templates)
+    for face in "CCGGRR":
+        status = hand_then(day, render_face_photo(rng, face))[-1]
+    assert status["state"] == DONE
+    by_day = store.load_templates()
+    evening = DiceTeacher("dragon", "CGR", looks=2, save=store.save_templates, keep=store.load_templates(),
+                          another_light=True)
+    for face in "CCGGRR":
+        status = hand_then(evening, relit(render_face_photo(rng, face), dim))[-1]
+    assert status["state"] == DONE and status["message"].startswith("die dragon learned in this light too: ")
+    both = store.load_templates()
+    assert len(both.samples) == 2 * len(by_day.samples) and both.dice == {"dragon": "CGR"}
+    assert both.pictures == {"dragon": 12} and len(both.lights["dragon"]) == 6  # one light: the evening's
+    assert both.taught_lights()["dragon"] < 0.7 * by_day.taught_lights()["dragon"]
+    assert store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}  # the same die, not one with six faces
+    reader = TaughtReader(both)
+    since_day, since_evening = LightWatch(by_day.taught_lights()), LightWatch(both.taught_lights())
+    for seed in (21, 22, 23):
+        image = relit(render_tray(np.random.default_rng(seed), kind="fandooble", faces=["C", "G", "R"]).image, dim)
+        dice = [(die.die, die.box) for die in reader.read(image).dice]
+        assert since_evening.update(image, dice) is None
+        darker = since_day.update(image, dice)
+    assert darker is not None
+
+
+def test_a_die_is_taught_again_in_another_light_only_once_taught_and_with_the_same_faces(rng, store):
+    with pytest.raises(BadTeaching, match="not taught yet: teach it first") as refused:
+        DiceTeacher("dragon", "CGR", another_light=True)
+    assert refused.value.field == "another_light"
+    taught = FaceTemplates()
+    for face in "CGR":
+        taught.learn("dragon", face, render_face_photo(rng, face))
+    with pytest.raises(BadTeaching, match="was taught with the faces CGR: show the same faces") as refused:
+        DiceTeacher("dragon", "CCGGRR", keep=taught, another_light=True)
+    assert refused.value.field == "faces"
+    # Taught again in this light from photos: the camera's light of the first teaching stays, the phone's is not kept
+    photos = DiceTeacher("dragon", "CGR", looks=1, keep=taught, another_light=True, photos=True,
+                         save=store.save_templates)
+    for face in "CGR":
+        status = photos.photo(render_face_photo(rng, face))
+    assert status["state"] == DONE and store.load_templates().lights == taught.lights

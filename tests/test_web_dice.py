@@ -349,6 +349,9 @@ def test_no_camera_no_teaching(runtime):
     ({"die": "dragon", "faces": "CCGGRR", "looks": 9}, "looks"),
     ({"die": "dragon", "faces": "CCGGRR", "add": "yes"}, "add"),
     ({"die": "dragon", "faces": "CCGGRR", "photos": "yes"}, "photos"),
+    ({"die": "dragon", "faces": "CCGGRR", "another_light": 1}, "another_light"),
+    ({"die": "dragon", "faces": "CCGGRR", "another_light": True}, "another_light"),  # not taught yet
+    ({"die": "dragon", "faces": "CCGGRR", "another_light": True, "photos": True}, "another_light"),
     ({"die": "dragon", "faces": "CCGGRK", "photos": True}, "faces"),
     ({"die": ["dragon"], "faces": "CCGGRR"}, "die"),
 ])

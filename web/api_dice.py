@@ -265,7 +265,8 @@ def refused_picture():
 @game_master
 def start_teaching():
     """``{"die": "dragon", "faces": "CCGGRR", "looks": 3, "add": true}``: teach one die with the camera; with
-    ``"photos": true``, from photos sent to ``/api/dice/teach/photo`` instead."""
+    ``"photos": true``, from photos sent to ``/api/dice/teach/photo`` instead; with ``"another_light": true``, a
+    taught die again in this light, keeping what it was taught."""
     from companion.teach import DEFAULT_LOOKS, PHOTO_TIMEOUT_S, BadTeaching, DiceTeacher
 
     body = json_body()
@@ -275,9 +276,12 @@ def start_teaching():
     if isinstance(looks, bool) or not isinstance(looks, int):
         refuse(400, "'looks' is the number of pictures per face: a whole number from 1 to 5", "bad_field",
                field="looks")
-    add, photos = body.get("add", False), body.get("photos", False)
+    add, photos, another_light = body.get("add", False), body.get("photos", False), body.get("another_light", False)
     if not isinstance(add, bool):
         refuse(400, "'add' is true (keep what was taught before) or false", "bad_field", field="add")
+    if not isinstance(another_light, bool):
+        refuse(400, "'another_light' is true (teach a taught die again in this light, keeping what it was taught) "
+                    "or false", "bad_field", field="another_light")
     if not isinstance(photos, bool):
         refuse(400, "'photos' is true (teach from photos) or false (with the camera)", "bad_field", field="photos")
     store = _store()
@@ -287,7 +291,8 @@ def start_teaching():
         def photo_teacher():
             try:
                 return DiceTeacher(die, faces, looks=looks, timeout_s=photo_timeout_s, save=store.save_templates,
-                                   keep=store.load_templates() if add else None, photos=True)
+                                   keep=store.load_templates() if add or another_light else None, photos=True,
+                                   another_light=another_light)
             except BadTeaching as exc:
                 refuse(400, str(exc), "bad_field", field=exc.field)
 
@@ -298,7 +303,8 @@ def start_teaching():
         try:
             zone, tags = _tray()
             return DiceTeacher(die, faces, looks=looks, timeout_s=timeout_s, save=store.save_templates,
-                               keep=store.load_templates() if add else None, zone=zone, tags=tags)
+                               keep=store.load_templates() if add or another_light else None, zone=zone, tags=tags,
+                               another_light=another_light)
         except BadTeaching as exc:
             refuse(400, str(exc), "bad_field", field=exc.field)
 

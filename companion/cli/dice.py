@@ -41,6 +41,8 @@ def register(sub) -> None:
     teach.add_argument("--camera", dest="backend", help="camera backend (default: the configuration's)")
     teach.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each face (default 60)")
     teach.add_argument("--add", action="store_true", help="keep what was taught before (another die)")
+    teach.add_argument("--another-light", action="store_true",
+                       help="teach a taught die again in this light, keeping what it was taught (an evening's lamp)")
     teach.set_defaults(handler=run_teach)
 
     aruco = dice_sub.add_parser("aruco", help="ArUco sticker ids and the faces they stand for")
@@ -75,6 +77,9 @@ def _progress(step: int, total: int, text: str) -> None:
 
 
 def run_teach(args) -> int:
+    if args.images and args.another_light:
+        raise SetupError("--another-light teaches with the camera, in the light over the tray: photos carry their own "
+                         "camera's light (leave out --images)")
     if args.images:
         from vision.dice.faces import FaceTemplates
 
@@ -137,8 +142,9 @@ def _teach_from_camera(args) -> DiceStore:
         print("the demo camera: its table's rendered die is set down with each face asked for (kept with the "
               f"demo table's dice in {store.root}, apart from your table's own)", file=sys.stderr)
     teacher = DiceTeacher(args.die, faces, looks=args.looks, timeout_s=args.timeout,
-                          keep=store.load_templates() if args.add else None, save=store.save_templates,
-                          zone=np.asarray(tray, np.float64) if tray else None)
+                          keep=store.load_templates() if args.add or args.another_light else None,
+                          save=store.save_templates, zone=np.asarray(tray, np.float64) if tray else None,
+                          another_light=args.another_light)
     if camera is None:
         camera = open_camera(config, args.backend)
     else:

@@ -305,7 +305,8 @@
   async function startTeaching(photos) {
     $("teach-start").disabled = $("teach-photos-start").disabled = true;
     const body = { die: $("teach-die").value, faces: $("teach-faces").value.trim(), photos,
-                   looks: Number($("teach-looks").value) || Number($("teach-looks").defaultValue), add: $("teach-add").checked };
+                   looks: Number($("teach-looks").value) || Number($("teach-looks").defaultValue), add: $("teach-add").checked,
+                   another_light: $("teach-light").checked };
     const started = await act("/api/dice/teach", body);
     $("teach-start").disabled = $("teach-photos-start").disabled = false;
     if (started) {
