@@ -834,6 +834,17 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         assert "special (1 a face)" in page.text_content("#dice-advice")
         assert page.text_content("#teach-count") == "3 of 3 pictures taken"
         assert page.is_visible("#teach-start") and not page.is_visible("#teach-cancel")
+        # The evening grows dark: the same die taught again "in this light too", keeping what it was taught
+        page.check("#teach-light")
+        page.click("#teach-start")
+        page.wait_for_selector("#teach-prompt >> text=die special, face 1 of 3: put the Fandooble face up in the tray")
+        for taken, face in enumerate("FKW", start=1):
+            scene["image"] = (render_face_photo(rng, face) * 0.6).astype(np.uint8)
+            page.wait_for_selector(f"#teach-count >> text={taken} of 3 pictures taken")
+        page.wait_for_selector("#teach-prompt >> text=die special learned in this light too: 1× Fandooble")
+        from companion.dicestore import DiceStore
+
+        assert DiceStore(Path(runtime.log.path).parent).load_templates().pictures == {"special": 6}
 
 
 def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, runtime, tmp_path):
