@@ -175,7 +175,8 @@ class DiceTeacher:
     :param photos: the session is taught from photos (:meth:`photo`), not the camera's pictures: its prompts ask
         for a photo.
     :param another_light: the die, taught before, is taught again in this light, keeping what it was taught (``keep``
-        holds it, with the same faces): a tray that grew darker in the evening then reads as well as by day.
+        holds it, with the same faces): a tray that grew darker in the evening then reads better, and by day too
+        (``bench/dice_bench.py --light-meter``).
     """
 
     def __init__(self, die: str, faces: str, *, looks: int = DEFAULT_LOOKS, keep=None,
