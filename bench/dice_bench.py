@@ -38,6 +38,11 @@ Speed is one core's: OpenCV, ONNX Runtime and the matrix library (OpenBLAS) each
 each tray is read three times and its fastest read counts (the machine is shared). Our readers are
 timed with the dice networks run by ONNX Runtime, as the companion runs them, and again by OpenCV's
 cv2.dnn (where ONNX Runtime has no build), with the ratio.
+
+``--light-meter`` prints how the tray's light is judged against the light the taught dice were taught in
+(vision/dice/light.py), as taken and under an evening's lights, and what teaching again in a darker light buys,
+keeping the first teaching or replacing it. ``--looks`` prints three, four and five teaching pictures a face side by
+side on the same taught dice.
 """
 
 from __future__ import annotations
