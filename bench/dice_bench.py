@@ -427,9 +427,8 @@ def taught_and_read(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LO
         templates = FaceTemplates(slanted=slanted)
         rest = []
         for (name, face), pictures in sorted(photos.items()):
-            ordered = sorted(enumerate(pictures), key=lambda p: p[1][0])  # by photo; its place names it
             taught = 0
-            for k, (_, picture, as_taken) in ordered[way % len(ordered):] + ordered[:way % len(ordered)]:
+            for k, (_, picture, as_taken) in _in_turn(pictures, way):
                 if taught == looks:
                     rest.append((face, as_taken))
                     continue
@@ -446,16 +445,27 @@ def taught_and_read(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LO
     return total, float(np.mean(times)) if times else 0.0
 
 
+def _in_turn(pictures: list, way: int) -> list:
+    """A face's photos (name, picture taught, picture read) by name, each with its place among them (which names it
+    in the lessons kept), starting from the ``way``-th: each way teaches from other photos."""
+    ordered = sorted(enumerate(pictures), key=lambda p: p[1][0])
+    return ordered[way % len(ordered):] + ordered[:way % len(ordered)]
+
+
+def _middle_die(dice, image: np.ndarray):
+    """Of the dice read in a crop around one labelled die, the one nearest the crop's middle (None: none read)."""
+    h, w = image.shape[:2]
+    return min(dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2)) if dice else None
+
+
 def _score_middle_dice(reader, rest: list, light, total: dict) -> None:
     """Read each (face, picture) of ``rest`` under ``light`` and add to ``total`` how the die nearest the picture's
     middle was read."""
     total["dice"] += len(rest)
     for face, picture in rest:
-        h, w = picture.shape[:2]
-        reading = reader.read(relit(picture, light))
-        if not reading.dice:
+        die = _middle_die(reader.read(relit(picture, light)).dice, picture)
+        if die is None:
             continue
-        die = min(reading.dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2))
         total["found"] += 1
         total["right"] += die.face == face
         total["wrong"] += die.readable and die.face != face
@@ -482,8 +492,7 @@ def looks_compared(photos: dict[tuple[str, str], list], choices=(3, 4, 5), ways:
     for way in range(ways):
         teaching, rest = {}, []
         for (name, face), pictures in sorted(photos.items()):
-            ordered = sorted(enumerate(pictures), key=lambda p: p[1][0])
-            ordered = ordered[way % len(ordered):] + ordered[:way % len(ordered)]
+            ordered = _in_turn(pictures, way)
             taken, passed = [], 0
             for k, (_, picture, _) in ordered:
                 if len(taken) == kept:
@@ -525,14 +534,12 @@ def light_meter(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LOOKS,
                     pass  # refused: the next photo teaches instead
                 continue
             rest.append(as_taken)
-    reader, watch = TaughtReader(templates), LightWatch(templates.taught_lights())
     taught_light = templates.taught_lights()
+    reader, watch = TaughtReader(templates), LightWatch(taught_light)
     shares, verdicts = [], []
     for picture in rest:
         image = relit(picture, light)
-        h, w = image.shape[:2]
-        dice = reader.read(image).dice
-        die = min(dice, key=lambda d: np.hypot(d.center[0] - w / 2, d.center[1] - h / 2)) if dice else None
+        die = _middle_die(reader.read(image).dice, image)
         if die is None or die.die not in taught_light:
             continue
         shares.append(face_light(image, die.box) / taught_light[die.die])
@@ -575,11 +582,10 @@ def taught_again(photos: dict[tuple[str, str], list], light: tuple[float, float,
         lessons: dict[str, list] = {"day": [], "evening": []}
         rest = []
         for (name, face), pictures in sorted(photos.items()):
-            ordered = sorted(pictures, key=lambda p: p[0])
-            ordered = ordered[way % len(ordered):] + ordered[:way % len(ordered)]
+            ordered = _in_turn(pictures, way)
             taken = {"day": [], "evening": []}
             passed = 0
-            for _, picture, _ in ordered:
+            for _, (_, picture, _) in ordered:
                 when = "day" if len(taken["day"]) < looks else "evening"
                 if len(taken["evening"]) == looks:
                     break
@@ -590,7 +596,7 @@ def taught_again(photos: dict[tuple[str, str], list], light: tuple[float, float,
             if len(taken["evening"]) == looks and passed < len(ordered):
                 for when in taken:
                     lessons[when] += [(name, face, look, lesson) for look, lesson in enumerate(taken[when])]
-                rest += [(face, as_taken) for _, _, as_taken in ordered[passed:]]
+                rest += [(face, as_taken) for _, (_, _, as_taken) in ordered[passed:]]
         for how, taught in (("once", ("day",)), ("again, keeping", ("day", "evening")),
                             ("again, replacing", ("evening",))):
             templates = FaceTemplates()

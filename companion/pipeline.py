@@ -265,7 +265,7 @@ class Pipeline:
             self.runtime.set_health("dice", "degraded", f"the dice reader reads pip dice: teach {session.rules.TITLE}'s "
                                     "picture faces with 'companion dice teach' (or use ArUco stickers)")
         else:
-            self.runtime.set_health("dice", "ok", f"reading {kind} dice")
+            self.runtime.set_health("dice", "ok", _reading(kind))
         self._light = LightWatch(templates.taught_lights()) if templates is not None else None
         self._dice = RollDetector(reader)
         return self._dice
@@ -281,7 +281,7 @@ class Pipeline:
         if now is not None:
             self.runtime.set_health("dice", "degraded", now.message)
         elif was is not None:
-            self.runtime.set_health("dice", "ok", "reading taught dice")
+            self.runtime.set_health("dice", "ok", _reading("taught"))
 
     def _overlay(self, frame, reads: str | None):
         from hardware.camera.base import shrink
@@ -364,6 +364,11 @@ class Pipeline:
         if reads is None or self._needs_table(reads):
             return list(problems)
         return [p for p in problems if p != self.watcher.locator.problem]
+
+
+def _reading(kind: str) -> str:
+    """The dice health when all is well: which dice the camera reads."""
+    return f"reading {kind} dice"
 
 
 def _described_tray(zone, source: str | None, tags=None) -> dict[str, Any] | None:

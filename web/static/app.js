@@ -356,7 +356,7 @@ const TC = (() => {
       node.dataset.id = alert.event_id;
       text.textContent = alert.text;
       const said = alert.payload && alert.payload.note;
-      note.textContent = said ? `${said[0].toUpperCase()}${said.slice(1)}.` : "";
+      note.textContent = sentence(said);
       note.hidden = !said;
       meta.textContent = [alert.source, count > 1 ? `${count} times, ${clock(alert.first_time)}–${clock(alert.time)}` : clock(alert.time),
         proposed ? `proposed: ${proposed}` : ""].filter(Boolean).join(" · ");
@@ -599,6 +599,9 @@ const TC = (() => {
     });
   }
 
+  // The companion's words (a health detail, a note: lower-case, no full stop) as a sentence of their own on a page.
+  const sentence = (words) => (words ? `${words[0].toUpperCase()}${words.slice(1)}.` : "");
+
   // A die's face as a coloured square (style.css .face-*): ``name`` its words, none for a face the page cannot name
   // (drawn as an unknown face, with ``face`` itself or "?" written on it).
   const dieFace = (face, name, small = false) => el("span", {
@@ -632,5 +635,6 @@ const TC = (() => {
 
   return { el, svg, $, say, api, act, getJSON, onState, publish, newEventId, askPin, refreshSession,
            lineChart, barChart, legend, percent, clock, outcomeText, get snapshot() { return snapshot; }, PALETTE,
-           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked, CORNERS, drawCorners, liveStream, dieFace };
+           games, gameInfo, applyPatch, moveChooser, keeping, whereChooses, stacked, CORNERS, drawCorners, liveStream, dieFace,
+           sentence };
 })();

@@ -439,8 +439,7 @@
     $("try-state").textContent = `Throw ${tried.throw}: ${dice.length} ${dice.length === 1 ? "die" : "dice"} read.${tally} Throw again, or stop.`;
     // What the throws tell of the dice reading (a tray grown darker than teaching's), where the dice are tried
     const health = TC.snapshot && TC.snapshot.health && TC.snapshot.health.dice;
-    const warned = health && health.status !== "ok" ? `${health.detail[0].toUpperCase()}${health.detail.slice(1)}.`
-      : "";
+    const warned = health && health.status !== "ok" ? TC.sentence(health.detail) : "";
     $("try-health").hidden = !warned;
     $("try-health").textContent = warned;
     if (triedShown === tried.throw) return;
