@@ -129,6 +129,7 @@ class DiceStore:
                               "samples": [[die, face] for die, face, _ in templates.samples],
                               "pictures": dict(templates.pictures), "read_by_pips": dict(templates.read_by_pips),
                               "lights": {die: list(lights) for die, lights in templates.lights.items()},
+                              "sides": {die: list(sides) for die, sides in templates.sides.items()},
                               "descriptor": DESCRIPTOR_VERSION})
 
     def has_usable_templates(self) -> bool:
@@ -163,7 +164,8 @@ class DiceStore:
         templates.dice = dict(settings["dice"])
         templates.pictures = _pictures(settings)
         templates.read_by_pips = dict(settings.get("read_by_pips", {}))
-        templates.lights = _lights(settings)
+        templates.lights = _per_die(settings, "lights")
+        templates.sides = _per_die(settings, "sides")
         return templates
 
     def face_counts(self) -> dict[str, dict[str, int]]:
@@ -217,15 +219,16 @@ def _pictures(settings: dict) -> dict[str, int]:
     return _samples_per_die(settings)
 
 
-def _lights(settings: dict) -> dict[str, list[float]]:
-    """Each die's light in its teaching pictures (none for dice taught before lights were kept; a hand-edited
-    file's odd values are left out, never a refusal: the light only ever adds a warning)."""
-    lights = settings.get("lights", {})
-    if not isinstance(lights, dict):
+def _per_die(settings: dict, key: str) -> dict[str, list[float]]:
+    """Each die's light (``lights``) or side in pixels (``sides``) in its teaching pictures: none for dice taught
+    before they were kept; a hand-edited file's odd values are left out, never a refusal: the light only ever adds a
+    warning, the side only helps find large dice."""
+    values_by_die = settings.get(key, {})
+    if not isinstance(values_by_die, dict):
         return {}
     return {die: [float(v) for v in values
                   if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0]
-            for die, values in lights.items() if die in settings["dice"] and isinstance(values, list)}
+            for die, values in values_by_die.items() if die in settings["dice"] and isinstance(values, list)}
 
 
 def _samples_per_die(settings: dict) -> dict[str, int]:

@@ -152,7 +152,8 @@ def without_die(templates, die: str | None):
                          dice={name: f for name, f in templates.dice.items() if name != die},
                          pictures={name: n for name, n in templates.pictures.items() if name != die},
                          read_by_pips={name: n for name, n in templates.read_by_pips.items() if name != die},
-                         lights={name: list(n) for name, n in templates.lights.items() if name != die})
+                         lights={name: list(n) for name, n in templates.lights.items() if name != die},
+                         sides={name: list(n) for name, n in templates.sides.items() if name != die})
 
 
 class DiceTeacher:
@@ -199,6 +200,7 @@ class DiceTeacher:
         self.another_light = another_light
         self.templates = without_die(keep, None if another_light else self.die)
         self._kept_lights = list(self.templates.lights.get(self.die, ()))  # the camera's, from before (another light)
+        self._kept_sides = list(self.templates.sides.get(self.die, ()))
         self._save = save
         self.timeout_s = float(timeout_s)
         self.clock = clock
@@ -374,6 +376,10 @@ class DiceTeacher:
             self._set(LEARNED, got)
             return
         self._keep_one_light()
+        if self.photos:  # a phone's photo, taken from anywhere, tells nothing of the dice's size under the camera
+            self.templates.sides[self.die] = self._kept_sides
+        if not self.templates.sides.get(self.die):
+            self.templates.sides.pop(self.die, None)
         try:
             if self._save is not None:
                 self._save(self.templates)

@@ -39,6 +39,7 @@ def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_
     assert shown["dice"]["dragon"]["counts"] == {"C": 3, "G": 2, "R": 1}
     assert shown["game_options"] == {"fandooble": "faces=CCCGGR/FKKWWW"}
     assert DiceStore(data_dir).load_templates().taught_lights() == {}  # photos: not the tray camera's light
+    assert DiceStore(data_dir).load_templates().taught_side() is None  # nor its size
     # The option the teaching produced is one the engine takes, and the odds follow it.
     state = fandooble.setup(["Lola", "Grace"], {"faces": shown["game_options"]["fandooble"].split("=", 1)[1]})
     assert fandooble.to_json(state)["faces"]["dragon"] == {"C": 3, "G": 2, "R": 1}

@@ -206,6 +206,7 @@ def test_a_picture_without_one_flat_die_asks_again_for_the_same_face(rng, store)
     assert status["state"] == DONE and status["seen"] == "" and teacher.seen is None
     assert store.face_counts() == {"dragon": {"C": 1, "G": 1}}
     assert set(store.load_templates().taught_lights()) == {"dragon"}  # the camera's light, to compare a tray with
+    assert 40 < store.load_templates().taught_side() < 80  # the camera's size of the die, to look for large dice at
 
 
 def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_refused_one(rng, store):
@@ -228,6 +229,7 @@ def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_
     assert status["state"] == DONE and store.face_counts() == {"dragon": {"C": 1, "G": 1}}
     assert store.load_templates().pictures == {"dragon": 4}
     assert store.load_templates().taught_lights() == {}  # a phone's exposure: no light to compare the camera's with
+    assert store.load_templates().taught_side() is None  # nor a size: a phone is held anywhere
     clock = Clock()  # a phone put away: the next photo, a quarter of an hour later, finds the session over
     teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates, photos=True, timeout_s=900, clock=clock)
     clock.now += 901

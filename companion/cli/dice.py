@@ -109,8 +109,9 @@ def _teach_from_images(templates, folder: Path) -> None:
             raise SetupError(f"{path.name}: {exc}. To see it drawn on the photo: companion see --dice "
                              f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from {path.name}")
-    for die in {die for _, die, _, _ in files}:  # photos are in their own camera's light, not the tray camera's
+    for die in {die for _, die, _, _ in files}:  # photos are in their own camera's light and size, not the tray's
         templates.lights.pop(die, None)
+        templates.sides.pop(die, None)
 
 
 def _teach_from_camera(args) -> DiceStore:

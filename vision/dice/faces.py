@@ -79,7 +79,9 @@ class FaceTemplates:
     the pictures each die was taught from (each gives up to five samples: see :meth:`learn`), and
     ``read_by_pips`` how many of them the pip reader (:class:`~vision.dice.pips.PipReader`) reads as the face
     they were taught as: a die most of whose pictures it reads so is a pip die, better read by its pips.
-    ``lights`` keeps each die's light in each picture it was taught from (:mod:`vision.dice.light`).
+    ``lights`` keeps each die's light in each picture it was taught from (:mod:`vision.dice.light`), ``sides`` its
+    side in pixels there: dice taught with the camera are looked for at that size where they are too large for the
+    finder's first look (:func:`vision.dice.net.size_to_look_for`).
     ``slanted`` False teaches one sample a picture, as before slanted samples (the bench's side-by-side figures).
     """
 
@@ -88,6 +90,7 @@ class FaceTemplates:
     pictures: dict[str, int] = field(default_factory=dict)
     read_by_pips: dict[str, int] = field(default_factory=dict)
     lights: dict[str, list[float]] = field(default_factory=dict)
+    sides: dict[str, list[float]] = field(default_factory=dict)
     slanted: bool = True
     _cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -101,6 +104,12 @@ class FaceTemplates:
     def taught_lights(self) -> dict[str, float]:
         """Each die's light in teaching (dice taught before lights were kept are left out)."""
         return {die: taught_light(lights) for die, lights in self.lights.items() if lights}
+
+    def taught_side(self) -> float | None:
+        """The dice's side in the camera's teaching pictures (the median of all taught dice's; None where none was
+        kept): a game's dice are thrown into one tray under one camera."""
+        sides = [side for values in self.sides.values() for side in values]
+        return float(np.median(sides)) if sides else None
 
     def describe_single(self, image: np.ndarray, die_px: float | None = None) -> np.ndarray:
         """The descriptor of the one die in ``image``; ValueError saying what was seen otherwise."""
@@ -119,6 +128,7 @@ class FaceTemplates:
         light = face_light(image, candidate.box)
         if light is not None:
             self.lights.setdefault(die, []).append(round(light, 1))
+        self.sides.setdefault(die, []).append(round(float(max(candidate.size)), 1))
         if probabilities is not None and PipReader().verdict(probabilities)[0] == face:
             self.read_by_pips[die] = self.read_by_pips.get(die, 0) + 1
         for side in range(4 if self.slanted else 0):
@@ -325,7 +335,7 @@ class TaughtReader:
         self.min_confidence = min_confidence
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
-        return scan_marks(image, zone, self.die_px, self._read_faces)
+        return scan_marks(image, zone, self.die_px, self._read_faces, taught_side=self.templates.taught_side())
 
     def _read_faces(self, image: np.ndarray, spots: list[Spot], _probabilities: np.ndarray):
         # Each die's squares (one, or two where its outline is faint), all matched in one step.

@@ -46,6 +46,9 @@ NOT_A_DIE, COCKED, PICTURE = 0, 7, 8  # the reader's classes other than the pip 
 CROP_GROW = 1.5  # the reader's cut-out is this many times the die's box side (it sees the die's surroundings)
 MIN_PEAK = 0.3  # finder score below which a spot is not a die (chosen on held-out renders)
 CLOSEST = 0.5  # with no die seen, the finder looks closer until it sees the picture at this scale
+TOO_LARGE = 1.5  # dice larger than this many FINDER_DIE_PX in the finder's first look are often missed there, and
+# their pips marked as dice instead (rendered trays, bench/dice_bench.py: Fandooble dice of 80 px in a 640 px picture,
+# 40 in the first look, all found; of 100 px, 24 of 58): where their size is known, it looks for them at it
 TOO_SMALL = 0.9  # dice smaller than this many FINDER_DIE_PX in the finder's first look are looked at again
 NEAR_REACH = 48  # the closer look sees this many of its pixels around each die: a die's mark depends on no farther pixel
 WHOLE_PICTURE = 0.6  # windows covering more than this share of the picture: the closer look sees all of it
@@ -66,6 +69,17 @@ class Spot:
     @property
     def side(self) -> float:
         return float(max(self.box[2], self.box[3]))
+
+
+def size_to_look_for(shape: tuple[int, ...], side: float | None) -> float | None:
+    """The die side to look for in a picture of ``shape``, knowing the dice are about ``side`` pixels (as taught with
+    the camera): ``side`` where dice that large are too large for the finder's first look (TOO_LARGE), so that it sees
+    them at the size it knows dice best; None otherwise, and the finder looks as it does without a size (a known
+    size skips its closer look at small dice and may enlarge the picture, a cost that buys nothing there)."""
+    if not side:
+        return None
+    first_look = min(1.0, FINDER_SIZE / max(shape[:2]))
+    return float(side) if side * first_look > TOO_LARGE * FINDER_DIE_PX else None
 
 
 def finder_input(image: np.ndarray, resized: bool = False, die_px: float | None = None) -> tuple[np.ndarray, float]:

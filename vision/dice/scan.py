@@ -28,13 +28,18 @@ Verdict = tuple[str | None, float, str, str | None, str | None]
 ReadFaces = Callable[[np.ndarray, list[net.Spot], np.ndarray], list[Verdict]]
 
 
-def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_faces: ReadFaces) -> DiceReading:
+def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_faces: ReadFaces,
+               taught_side: float | None = None) -> DiceReading:
     """The dice the finder marks in ``zone``: out of the tray left out, partly out, cocked or stacked
-    reported unreadable with the reason, the others read by ``read_faces``."""
+    reported unreadable with the reason, the others read by ``read_faces``. ``taught_side``, the dice's side when
+    they were taught with the camera, is looked for where dice that large would be missed (:func:`net.size_to_look_for`)."""
     margin = int(2 * die_px) if die_px else 48
     crop, (ox, oy) = crop_to_zone(image, zone, margin)
     if crop.size == 0:
         return DiceReading()
+    if not die_px and net.size_to_look_for(crop.shape, taught_side):
+        die_px = taught_side  # large dice: their margin too, as for a size given
+        crop, (ox, oy) = crop_to_zone(image, zone, int(2 * die_px))
     spots = distinct(net.find(crop, die_px=die_px))
     dice: list[Die] = []
     sides = []

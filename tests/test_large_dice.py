@@ -1,0 +1,91 @@
+"""Dice large in the camera's picture (a camera hung low over a small tray): taught dice are looked for at the size
+they were taught at, where the finder's first look, which knows dice of about FINDER_DIE_PX, would miss them."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.dicestore import DiceStore
+from vision.dice import FaceTemplates, TaughtReader, net
+from vision.synth.dice import render_face_photo, render_tray
+
+FANDOOBLE_DICE = {"dragon": "CCGGRR", "special": "FFKKWW"}
+
+
+def taught_at(px: int) -> FaceTemplates:
+    """Fandooble's two dice taught with a 640 x 480 camera that sees them ``px`` pixels wide."""
+    rng = np.random.default_rng(5)
+    templates = FaceTemplates()
+    for die, faces in FANDOOBLE_DICE.items():
+        for face in faces:
+            templates.learn(die, face, render_face_photo(rng, face, size=(640, 480), die_px=px))
+    return templates
+
+
+def throws(px: int, count: int = 12):
+    rng = np.random.default_rng(9)
+    for _ in range(count):
+        faces = [str(f) for f in rng.choice(list("CGRFKW"), size=int(rng.integers(1, 3 if px > 100 else 4)))]
+        yield render_tray(rng, kind="fandooble", faces=faces, die_px=(px, int(px * 1.1)))
+
+
+def read_right(templates: FaceTemplates, px: int) -> tuple[int, int, int]:
+    """(dice thrown, read right, read as another face) over a dozen throws of dice ``px`` wide."""
+    reader, dice, right, wrong = TaughtReader(templates), 0, 0, 0
+    for scene in throws(px):
+        reading = reader.read(scene.image)
+        for die in scene.dice:
+            dice += 1
+            near = [d for d in reading.dice if abs(d.center[0] - die.center[0]) < px / 3
+                    and abs(d.center[1] - die.center[1]) < px / 3]
+            right += any(d.face == die.face for d in near)
+            wrong += any(d.readable and d.face != die.face for d in near)
+    return dice, right, wrong
+
+
+@pytest.fixture(scope="module")
+def large():
+    return taught_at(115)
+
+
+def test_large_dice_taught_with_the_camera_are_read_at_the_size_taught(large):
+    assert 100 < large.taught_side() < 130
+    dice, right, wrong = read_right(large, 115)
+    assert right == dice and wrong == 0
+    # Taught from photos (no size kept), the same throws lose most dice to the finder's first look.
+    photos = FaceTemplates(samples=large.samples, dice=large.dice)
+    dice, right, wrong = read_right(photos, 115)
+    assert right < dice / 2
+
+
+def test_dice_of_the_usual_size_are_looked_for_as_before(monkeypatch):
+    taught = taught_at(60)
+    sizes = []
+    real_find = net.find
+    monkeypatch.setattr(net, "find", lambda image, **kw: sizes.append(kw.get("die_px")) or real_find(image, **kw))
+    dice, right, wrong = read_right(taught, 60)
+    assert right == dice and wrong == 0
+    assert set(sizes) == {None}  # no size given to the finder: its first and closer looks, as without one
+
+
+def test_the_size_to_look_for_depends_on_the_picture_the_finder_sees():
+    assert net.size_to_look_for((480, 640, 3), None) is None
+    assert net.size_to_look_for((480, 640, 3), 60) is None  # 30 in the finder's first look: it knows those
+    assert net.size_to_look_for((480, 640, 3), 110) == 110
+    assert net.size_to_look_for((240, 320, 3), 60) == 60  # a small tray is seen as it is: 60 is large there
+
+
+def test_the_taught_size_is_kept_with_the_dice_and_odd_values_are_left_out(large, tmp_path):
+    store = DiceStore(tmp_path)
+    store.save_templates(large)
+    assert store.load_templates().taught_side() == pytest.approx(large.taught_side())
+    settings = json.loads((tmp_path / "dice" / "dice.json").read_text())
+    settings["sides"] = {"dragon": [float("nan"), -3, "big", 120.0], "ghost": [50.0]}
+    (tmp_path / "dice" / "dice.json").write_text(json.dumps(settings))
+    assert store.load_templates().sides == {"dragon": [120.0]}
+    del settings["sides"]  # dice taught before sizes were kept
+    (tmp_path / "dice" / "dice.json").write_text(json.dumps(settings))
+    assert store.load_templates().taught_side() is None
