@@ -17,7 +17,7 @@ audit saw no reader's output, so it cannot favour ours). Taught dice are measure
 train split around four physical dice told apart by eye (bench/data/nell-byler-train-dice.csv): as
 many photos a face taught as the companion asks for (companion.teach.DEFAULT_LOOKS), and for
 comparison one fewer; the others read; then the same summed over six choices of teaching photos, a
-steadier figure than one choice's 66 dice; then four more kinds of dice, each several alike dice of
+steadier figure than one choice's 68 dice; then four more kinds of dice, each several alike dice of
 one look (bench/data/nell-byler-train-looks.csv, also grouped by eye), taught as a game's alike dice
 are, once for all of them, and read the same way; then two more kinds grouped the same way later, by
 someone who ran no reader, and held out: nothing was chosen on them (bench/data/nell-byler-train-looks-heldout.csv).
@@ -408,7 +408,7 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
     every other photo of those dice is read as taken, other dice and all, and the die nearest the
     crop's middle counts. With ``ways`` > 1 this is done again with the teaching photos chosen other
     ways (each face's photos in turn from the second, the third...), the totals summed: one choice of
-    teaching photos leaves 66 dice to read, where a die is 1.5%. ``slanted`` False teaches without the
+    teaching photos leaves 68 dice to read, where a die is 1.5%. ``slanted`` False teaches without the
     slanted samples (:class:`FaceTemplates`). ``light`` reads the other photos under another light (:func:`vision.synth.effects.relit`).
     Returns the totals and the mean time to learn one photo (ms)."""
     return taught_and_read(identity_photos(root, identities), looks, ways, slanted, light,

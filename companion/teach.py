@@ -26,9 +26,9 @@ from companion.errors import SetupError
 
 MAX_FACES = 20  # a d20 is the most faces a die on the table has
 MAX_LOOKS = 5
-# Pictures of each face taught by default. Real dice taught from 2 photos a face read 5 of their 91 other photos
-# with a wrong face; from 3, 3 of 414 over six choices of teaching photos (bench/dice_bench.py, the real taught
-# rows; the first choice alone none of 66): a die seen at an angle is
+# Pictures of each face taught by default. Real dice taught from 2 photos a face read 3 of their 93 other photos
+# with a wrong face; from 3, 2 of 417 over six choices of teaching photos (bench/dice_bench.py, the real taught
+# rows; the first choice alone none of 68): a die seen at an angle is
 # cut out a little off-centre now and then, and a third look outvotes one such look.
 DEFAULT_LOOKS = 3
 DEFAULT_TIMEOUT_S = 60.0

@@ -1,5 +1,6 @@
-"""Dice large in the camera's picture (a camera hung low over a small tray): taught dice are looked for at the size
-they were taught at, where the finder's first look, which knows dice of about FINDER_DIE_PX, would miss them."""
+"""Dice large in the picture. A camera hung low over a small tray: taught dice are looked for at the size they were
+taught at, where the finder's first look, which knows dice of about FINDER_DIE_PX, would miss them. A phone's
+close-up taught from: the die, not the drawing on its face."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 import pytest
 
 from companion.dicestore import DiceStore
-from vision.dice import FaceTemplates, TaughtReader, net
+from vision.dice import FaceTemplates, TaughtReader, net, single
+from vision.dice.single import NotOneDie, single_die
 from vision.synth.dice import render_face_photo, render_tray
 
 FANDOOBLE_DICE = {"dragon": "CCGGRR", "special": "FFKKWW"}
@@ -89,3 +91,45 @@ def test_the_taught_size_is_kept_with_the_dice_and_odd_values_are_left_out(large
     del settings["sides"]  # dice taught before sizes were kept
     (tmp_path / "dice" / "dice.json").write_text(json.dumps(settings))
     assert store.load_templates().taught_side() is None
+
+
+TABLES = ("grey", "wood", "felt", "white", "navy", "black")
+
+
+def close_ups(share: float, count: int = 12, size=(1024, 768)):
+    """Phone photos of one Fandooble die, the die ``share`` of the photo's shorter side: (photo, die side)."""
+    rng = np.random.default_rng(int(share * 100))
+    side = int(min(size) * share)
+    for i in range(count):
+        yield render_face_photo(rng, "CGRFKW"[i % 6], size=size, die_px=side, table=TABLES[i % len(TABLES)]), side
+
+
+def taught_as_whole_dice(share: float) -> tuple[int, int]:
+    """(photos whose die is cut out at its size, photos refused) of a dozen close-ups."""
+    whole = refused = 0
+    for photo, side in close_ups(share):
+        try:
+            die = single_die(photo)
+        except NotOneDie:
+            refused += 1
+            continue
+        whole += abs(max(die.size) - side) < 0.25 * side
+    return whole, refused
+
+
+CLOSE = (0.25, 0.35, 0.42)  # a quarter to two fifths of the photo's shorter side
+
+
+def test_a_close_up_is_taught_as_the_whole_die_not_the_drawing_on_it(monkeypatch):
+    whole, refused = map(sum, zip(*(taught_as_whole_dice(share) for share in CLOSE)))
+    assert whole >= 34 and refused <= 1  # of 36 (measured: 35, one refused)
+    # Looked at only as the finder first sees it, the drawing is taken for the die, or for several dice.
+    monkeypatch.setattr(single, "LARGER", ())
+    monkeypatch.setattr(single, "CLOSE_UP", ())
+    before, _ = map(sum, zip(*(taught_as_whole_dice(share) for share in CLOSE)))
+    assert before <= whole - 6  # (measured: 24)
+
+
+@pytest.mark.parametrize("share", [0.05, 0.1])
+def test_a_die_of_the_usual_size_is_not_taken_for_a_drawing_on_a_larger_one(share):
+    assert taught_as_whole_dice(share) == (12, 0)
