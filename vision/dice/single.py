@@ -6,10 +6,11 @@ cloth's folds or a card's edge make die-sized blobs for the outline-based finder
 (:func:`vision.dice.net.find`), which learned what dice look like, of every kind and on
 many tables, and cut out as the taught reader cuts dice out (:mod:`vision.dice.outline`).
 A picture is refused, saying what was seen, when it holds no die, several dice of like
-certainty, or a die that does not lie flat. A close-up (a phone held near, the die up to two fifths of the
-photo) is looked at again for a larger die around what was found, so the drawing on its face is not taught as the
-die: of 324 rendered photos of one die (a twentieth to two fifths of the photo) on six tables, 317 taught at the die's size, 2 refused, 5 at another size, against
-274, 25 and 25 at the first look alone (tests/test_large_dice.py measures a part of them).
+certainty, or a die that does not lie flat. A close-up (a phone held near, the die a fifth of the photo or
+more) is looked at again for a larger die around what was found, so the drawing on its face is not taught as the
+die (``bench/large_dice_bench.py``, 288 rendered photos of one die, a twentieth to two fifths of the photo, on six
+tables: 274 taught at the die's size, 3 refused, 11 at another size, against 232, 21 and 35 at the first look
+alone; up to three tenths of the photo, 214 of 216 at its size, against 201).
 """
 
 from __future__ import annotations
@@ -41,15 +42,17 @@ class NotOneDie(ValueError):
         self.seen = list(seen)
 
 
-def single_die(image: np.ndarray, die_px: float | None = None) -> Candidate:
-    """The one die lying flat in ``image`` (BGR); :class:`NotOneDie` saying what was seen otherwise."""
-    return single_die_read(image, die_px)[0]
+def single_die(image: np.ndarray, die_px: float | None = None, *, larger: bool = True) -> Candidate:
+    """The one die lying flat in ``image`` (BGR); :class:`NotOneDie` saying what was seen otherwise. ``larger``
+    False looks only as the finder first sees the picture (the bench's side-by-side figures)."""
+    return single_die_read(image, die_px, larger=larger)[0]
 
 
-def single_die_read(image: np.ndarray, die_px: float | None = None) -> tuple[Candidate, np.ndarray | None]:
+def single_die_read(image: np.ndarray, die_px: float | None = None, *,
+                    larger: bool = True) -> tuple[Candidate, np.ndarray | None]:
     """:func:`single_die`, with the reader network's probabilities for it (:mod:`vision.dice.net`), or None
     where the finder network did not mark it (found by its outline)."""
-    if die_px is not None:
+    if die_px is not None or not larger:
         return _single_die_read(image, die_px)[:2]
     try:
         found = _single_die_read(image, None)
