@@ -47,8 +47,9 @@ CROP_GROW = 1.5  # the reader's cut-out is this many times the die's box side (i
 MIN_PEAK = 0.3  # finder score below which a spot is not a die (chosen on held-out renders)
 CLOSEST = 0.5  # with no die seen, the finder looks closer until it sees the picture at this scale
 TOO_LARGE = 1.5  # dice larger than this many FINDER_DIE_PX in the finder's first look are often missed there, and
-# their pips marked as dice instead (rendered trays, bench/dice_bench.py: Fandooble dice of 80 px in a 640 px picture,
-# 40 in the first look, all found; of 100 px, 24 of 58): where their size is known, it looks for them at it
+# the drawings on them marked as dice instead (bench/large_dice_bench.py: rendered Fandooble dice of 80 px in a 640 px
+# picture, 40 in the first look, found as well either way; of 110 px, 6 of 30 without their size, 2 false dice):
+# where their size is known, it looks for them at it
 TOO_SMALL = 0.9  # dice smaller than this many FINDER_DIE_PX in the finder's first look are looked at again
 NEAR_REACH = 48  # the closer look sees this many of its pixels around each die: a die's mark depends on no farther pixel
 WHOLE_PICTURE = 0.6  # windows covering more than this share of the picture: the closer look sees all of it
