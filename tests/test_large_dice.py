@@ -5,26 +5,19 @@ close-up taught from: the die, not the drawing on its face."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from companion.dicestore import DiceStore
-from vision.dice import FaceTemplates, TaughtReader, net
-from vision.dice.single import NotOneDie, single_die
-from vision.synth.dice import render_face_photo, render_tray
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-FANDOOBLE_DICE = {"dragon": "CCGGRR", "special": "FFKKWW"}
-
-
-def taught_at(px: int) -> FaceTemplates:
-    """Fandooble's two dice taught with a 640 x 480 camera that sees them ``px`` pixels wide."""
-    rng = np.random.default_rng(5)
-    templates = FaceTemplates()
-    for die, faces in FANDOOBLE_DICE.items():
-        for face in faces:
-            templates.learn(die, face, render_face_photo(rng, face, size=(640, 480), die_px=px))
-    return templates
+from companion.dicestore import DiceStore  # noqa: E402
+from large_dice_bench import taught_with_camera as taught_at  # noqa: E402  (Fandooble's dice taught at px wide)
+from vision.dice import FaceTemplates, TaughtReader, net  # noqa: E402
+from vision.dice.single import NotOneDie, single_die  # noqa: E402
+from vision.synth.dice import render_face_photo, render_tray  # noqa: E402
 
 
 def throws(px: int, count: int = 12):
