@@ -12,8 +12,7 @@ Any game with such a table exposes a ``CARDS`` module (see
 Engines never read these files: :meth:`CardData.options` gives the setup option that
 carries the entries into a game, so a game replays with the facts it was played with.
 
->>> import tempfile
->>> cards = CardData(tempfile.mkdtemp(), "fable")
+>>> >>> cards = CardData(tempfile.mkdtemp(), "fable")
 >>> cards.set_text("7", {"price": "6 smoothies"})["price"]
 {'fruits': {}, 'smoothies': 6}
 """
@@ -24,13 +23,13 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterator, Mapping
 
 from companion import games
 from companion.errors import ConfigError, SetupError
+from companion.files import make_folder, owned_by_folder, replace_file
 
 FORMAT = "table-companion/card-facts"
 VERSION = 1
@@ -211,31 +210,19 @@ class CardData:
 
     def _write(self, overrides: dict) -> None:
         """Replace the file atomically: a power cut leaves the old facts or the new ones, never half."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         document = {"format": FORMAT, "version": VERSION, "game": self.game, "entries": overrides}
-        fd, tmp = tempfile.mkstemp(prefix=self.path.name, suffix=".partial", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(document, handle, indent=1, sort_keys=True, ensure_ascii=False)
-                handle.write("\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
-        dir_fd = os.open(self.path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        replace_file(self.path, lambda handle: handle.write(text.encode("utf-8")))
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """One writer at a time (the dashboard and a command may both change facts)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path.parent / f".{self.game}.lock", "w") as lock:
+        make_folder(self.path.parent)
+        lock_path = self.path.parent / f".{self.game}.lock"
+        new = not lock_path.exists()
+        with open(lock_path, "a") as lock:
+            if new:
+                owned_by_folder(lock_path)  # a lock made by 'sudo companion cards ...' is the service's to take too
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 yield

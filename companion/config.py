@@ -283,22 +283,12 @@ class Config:
         return "\n".join(lines)
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".new")
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(self.to_toml())
-                f.flush()
-                os.fsync(f.fileno())
-            if path.exists() and os.geteuid() == 0:  # sudo companion pin reset: the service keeps its file
-                old = path.stat()
-                os.chown(tmp, old.st_uid, old.st_gid)
-                os.chmod(tmp, old.st_mode & 0o7777)
-            tmp.replace(path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)  # a full card keeps the old file whole and no half-written one
-            raise
+        """Write the configuration whole (:func:`companion.files.replace_file`: ``sudo companion pin reset`` leaves
+        the service its own file; a full card keeps the old file whole and no half-written one)."""
+        from companion.files import replace_file
+
+        text = self.to_toml().encode("utf-8")
+        replace_file(Path(path), lambda handle: handle.write(text))
 
 
 def _toml_value(value: Any) -> str:

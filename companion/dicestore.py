@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -28,12 +27,17 @@ from pathlib import Path
 import numpy as np
 
 from companion.errors import ConfigError
+from companion.files import cannot_use, replace_file
 
 STALE = ("the dice were taught with an older version of the companion, which cut dice out differently: "
          "teach them again ('companion dice teach' or the Setup page)")
 
 KINDS = ("pips", "taught", "aruco")
 USE_PIPS = "companion dice use pips"  # what a terminal runs to read the dice by their pips (the Setup page has a button)
+
+
+class DiceFilesDamaged(ConfigError):
+    """The dice files themselves are damaged (not a fault around them): teaching again replaces them."""
 
 
 class DiceStore:
@@ -67,29 +71,57 @@ class DiceStore:
         if not self._json.is_file():
             return {"kind": "pips", "dice": {}, "face_table": {}, "samples": []}
         try:
-            data = json.loads(self._json.read_text("utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigError(f"{self._named(self._json)}: cannot read the dice settings ({exc}); "
-                              "teach the dice again") from exc
+            text = self._json.read_bytes()
+        except OSError as exc:
+            raise self._unusable(self._json, "the dice settings", exc) from exc
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("not the dice settings")
+        except ValueError as exc:
+            raise DiceFilesDamaged(f"{self._named(self._json)}: cannot read the dice settings ({exc}); "
+                                   "teach the dice again") from exc
         data.setdefault("kind", "pips")
         data.setdefault("dice", {})
         data.setdefault("face_table", {})
         data.setdefault("samples", [])
         return data
 
+    def _unusable(self, path: Path, what: str, exc: OSError) -> ConfigError:
+        """A fault outside the file (its owner, a full or failing card) said with what to do; anything else it
+        gives is damage."""
+        said = self._fault(path, what, exc)
+        if said is None:
+            return DiceFilesDamaged(f"{self._named(path)}: cannot read {what} ({exc}); teach the dice again")
+        return ConfigError(said)
+
     def _settings_to_change(self) -> dict:
-        """The stored settings, to be changed and written back. Damaged ones (a failing card) are moved aside
-        to ``dice.json.damaged`` and the change starts from the defaults: teaching again must be possible
-        where the message says to teach again."""
+        """The stored settings, to be changed and written back. Damaged ones are moved aside to
+        ``dice.json.damaged`` and the change starts from the defaults: teaching again must be possible where the
+        message says to teach again. Settings the companion may not read (a sudo left them), or cannot for a
+        failing card, are not damaged: that refusal stands and nothing is moved."""
         try:
             return self.settings()
-        except ConfigError:
+        except DiceFilesDamaged:
             os.replace(self._json, self._json.with_name(self._json.name + ".damaged"))
             return self.settings()
 
     def _write_settings(self, data: dict) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
-        _atomic_write(self._json, json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8"))
+        text = json.dumps(data, indent=2, ensure_ascii=False).encode("utf-8")
+        self._replace(self._json, "the dice settings", lambda handle: handle.write(text))
+
+    def _replace(self, path: Path, what: str, write) -> None:
+        """:func:`companion.files.replace_file`, a fault (a full card, files of another user) said with what to do."""
+        try:
+            replace_file(path, write)
+        except OSError as exc:
+            said = self._fault(path, what, exc)
+            if said is None:
+                raise
+            raise ConfigError(said) from exc
+
+    def _fault(self, path: Path, what: str, exc: OSError) -> str | None:
+        return cannot_use(self._named(path), what, exc, [path, self.root, self.root.parent])
 
     @property
     def kind(self) -> str:
@@ -118,14 +150,10 @@ class DiceStore:
         """Keep taught :class:`vision.dice.FaceTemplates` and make ``taught`` the kind of dice read."""
         from vision.dice.faces import DESCRIPTOR_VERSION
 
-        self.root.mkdir(parents=True, exist_ok=True)
+        settings = self._settings_to_change()  # first: settings it may not read leave the taught faces as they are
         descriptors = np.stack([s[2] for s in templates.samples]) if templates.samples else np.zeros((0,))
-        with tempfile.NamedTemporaryFile(dir=self.root, suffix=".npz", delete=False) as tmp:
-            np.savez_compressed(tmp, descriptors=descriptors)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        os.replace(tmp.name, self._npz)
-        self._write_settings({**self._settings_to_change(), "kind": "taught", "dice": dict(templates.dice),
+        self._replace(self._npz, "the taught faces", lambda handle: np.savez_compressed(handle, descriptors=descriptors))
+        self._write_settings({**settings, "kind": "taught", "dice": dict(templates.dice),
                               "samples": [[die, face] for die, face, _ in templates.samples],
                               "pictures": dict(templates.pictures), "read_by_pips": dict(templates.read_by_pips),
                               "lights": {die: list(lights) for die, lights in templates.lights.items()},
@@ -149,9 +177,11 @@ class DiceStore:
         try:
             with open(self._npz, "rb") as file, np.load(file) as archive:  # closed even when numpy gives up
                 descriptors = archive["descriptors"]
-        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:  # a failing card, not us
-            raise ConfigError(f"{self._named(self._npz)}: cannot read the taught faces ({exc}); "
-                              "teach the dice again") from exc
+        except OSError as exc:
+            raise self._unusable(self._npz, "the taught faces", exc) from exc
+        except (ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
+            raise DiceFilesDamaged(f"{self._named(self._npz)}: cannot read the taught faces ({exc}); "
+                                   "teach the dice again") from exc
         if len(descriptors) != len(settings["samples"]):
             raise ConfigError(f"{self._named(self._npz)} does not match {self._named(self._json)}: "
                               "teach the dice again")
@@ -282,11 +312,3 @@ def _taught_by_older_version(settings: dict) -> bool:
     from vision.dice.faces import DESCRIPTOR_VERSION
 
     return bool(settings["samples"]) and settings.get("descriptor", 1) != DESCRIPTOR_VERSION
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
-        tmp.write(data)
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    os.replace(tmp.name, path)

@@ -643,31 +643,9 @@ def _no_space(path: Path) -> bool:
 
 def _owners(path: Path) -> str:
     """Who owns the database's files when the companion's user may not write them."""
-    import pwd
+    from companion.files import owners_note
 
-    found = []
-    for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), path.parent):
-        try:
-            stat = part.stat()
-        except OSError:
-            continue
-        if not os.access(part, os.W_OK):
-            try:
-                owner = pwd.getpwuid(stat.st_uid).pw_name
-            except KeyError:
-                owner = str(stat.st_uid)
-            found.append(f"{part.name or part} belongs to {owner}")
-    me = _user()
-    return f"; {', '.join(found)}, the companion runs as {me}" if found else f"; the companion runs as {me}"
-
-
-def _user() -> str:
-    import pwd
-
-    try:
-        return pwd.getpwuid(os.geteuid()).pw_name
-    except KeyError:
-        return str(os.geteuid())
+    return owners_note([path, Path(f"{path}-wal"), Path(f"{path}-shm"), path.parent])
 
 
 def lock_holders(path: str | os.PathLike) -> str:
