@@ -82,6 +82,23 @@ class DataFolderLock:
         self.release()
 
 
+def running_companion(data_dir: str | os.PathLike) -> str | None:
+    """The companion running on ``data_dir``, as ``"PID 812, dashboard port 8080"``, or None. Read from the kernel's
+    list of locks and the lock file's note, never by taking the lock: a companion starting meanwhile is not refused
+    because someone asked."""
+    from companion.eventlog import lock_holders
+
+    path = Path(data_dir) / LOCK_NAME
+    if not lock_holders(path):
+        return None
+    try:
+        with open(path, "rb") as file:
+            holder = _read(file.fileno())
+    except OSError:
+        holder = {}
+    return f"PID {holder.get('pid', '?')}, dashboard port {holder.get('port') or '?'}"
+
+
 def _read(fd: int) -> dict:
     try:
         data = json.loads(os.pread(fd, 4096, 0) or b"{}")

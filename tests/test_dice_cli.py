@@ -241,3 +241,31 @@ def test_a_label_at_the_right_edge_stays_whole_in_the_picture():
     overlay._label(image, "? partly out of the tray", (190, 30), (255, 255, 255), 0.5, 1)
     columns = np.flatnonzero(image[:, :, 0].max(axis=0) == 255)
     assert columns.min() < 100 and columns.max() < 200  # moved left, not cut off at the edge
+
+
+def test_teaching_with_the_camera_while_the_companion_runs_on_the_folder_says_where_to_teach(photos, data_dir, capsys):
+    # On a Pi the running service holds the camera: opened again it is busy, and 'auto' found no camera and taught
+    # the demo table's rendered die instead of the one in the tray.
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from companion.instance import DataFolderLock; "
+         "lock = DataFolderLock(sys.argv[1]).acquire(); lock.announce(8123); print('held', flush=True); sys.stdin.read()",
+         str(data_dir)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(["dice", "teach", "--die", "dragon", "--faces", "CG", "--looks", "1",
+                     "--data-dir", str(data_dir)]) == 2
+        err = capsys.readouterr().err
+        assert f"the companion is running on this data folder (PID {holder.pid}, dashboard port 8123)" in err, err
+        assert "Setup page" in err and "--images" in err
+        assert not (data_dir / "dice").exists() and not (data_dir / "demo-dice").exists()
+        # From photos it teaches while the companion runs (which takes the new dice up within seconds).
+        assert main(["dice", "teach", "--images", str(photos), "--data-dir", str(data_dir)]) == 0
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
+    assert main(["dice", "teach", "--die", "dragon", "--faces", "CG", "--looks", "1", "--camera", "demo",
+                 "--data-dir", str(data_dir)]) == 0  # and with the camera once it is stopped

@@ -121,14 +121,21 @@ def _teach_from_camera(args) -> DiceStore:
     import numpy as np
 
     from companion.config import Config
+    from companion.instance import running_companion
     from companion.teach import DONE, DiceTeacher
-    from hardware.camera.select import open_camera, resolve_backend, settings_of
+    from hardware.camera.select import chosen_backend, open_camera, resolve_backend, settings_of
 
     faces = args.faces or usual_faces(args.die)
     if not faces:
         raise SetupError(f"say which faces the {args.die} die has, in the order you will show them: "
                          f"--faces {example()[1]}")
     config = Config.in_dir(data_dir(args))
+    running = running_companion(data_dir(args))
+    if running and chosen_backend(settings_of(config), args.backend) not in ("demo", "file"):
+        # It holds the camera: opened here too it is busy, and 'auto' would find none and teach the demo's die.
+        raise ConfigError(f"the companion is running on this data folder ({running}) and uses the camera: teach the "
+                          "dice on its Setup page (Teach the dice), or here from photos (--images), or stop it first "
+                          "(sudo systemctl stop companion, or Ctrl+C in its terminal)")
     tray = config["table"]["tray_px"]
     camera = None
     demo = resolve_backend(settings_of(config), args.backend) == "demo"
