@@ -350,10 +350,12 @@ class DiceTeacher:
     # -- steps ------------------------------------------------------------------------------
 
     def _take(self, image: np.ndarray) -> None:
-        from vision.dice.zone import crop_to_zone, hide_tags
+        from vision.dice.zone import codes_seen, crop_to_zone, hide_tags
 
         face = self.face
-        in_tray, _ = crop_to_zone(hide_tags(image, self.tags), self.zone, 0)
+        # No tray marked: the whole picture is looked at, the table's corner tags and cards' codes in it too.
+        tags = self.tags if self.zone is not None else [*self.tags, *(code.corners for code in codes_seen(image))]
+        in_tray, _ = crop_to_zone(hide_tags(image, tags), self.zone, 0)
         try:
             self.templates.learn(self.die, face, in_tray, new_face=self.look == 1 and not self.another_light,
                                  die_px=self.die_px)

@@ -56,8 +56,7 @@ def run(args) -> int:
 
     from hardware.camera.files import ImageTooLarge, read_image
     from vision.dice import rect_zone
-    from vision.dice.zone import hide_tags, tray_from_tags, without_tags
-    from vision.reader import TagReader
+    from vision.dice.zone import codes_seen, hide_tags, tray_from_tags, without_tags
 
     store = DiceStore(data_dir(args))
     reader = make_reader(getattr(args, "dice_kind", None), store)
@@ -81,7 +80,7 @@ def run(args) -> int:
             image = cv2.resize(image, (work_width, round(image.shape[0] / scale)), interpolation=cv2.INTER_AREA)
         # As the camera does: codes in the photo are painted over, never dice, and a tray carrying its own
         # four tags is read between them when no --tray is given.
-        codes = TagReader(reuse_when_still=False).read(image).sightings
+        codes = codes_seen(image)
         given = tray_from_tags([c for c in codes if c.tag is not None]) if tray is None else None
         quads = [c.corners for c in codes]
         start = time.perf_counter()

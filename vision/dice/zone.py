@@ -100,6 +100,15 @@ def on_a_tag(center: tuple[float, float], tags: list[np.ndarray]) -> bool:
     return False
 
 
+def codes_seen(image: np.ndarray) -> list:
+    """Every code the tag reader finds in ``image`` (:class:`~vision.reader.TagSighting`, the table's and the
+    tray's tags, a card's, any other), to be painted over before dice are looked for where no tray bounds the
+    picture: a code's black and white squares are die-sized blobs to the die finder."""
+    from vision.reader import TagReader
+
+    return list(TagReader(reuse_when_still=False).read(image).sightings)
+
+
 def hide_tags(image: np.ndarray, tags: list[np.ndarray]) -> np.ndarray:
     """``image`` with each tag (margin included) painted over in the colour around it, so that no die
     finder sees a tag's black-and-white squares, nor takes its size for a die's."""
