@@ -12,7 +12,8 @@ Any game with such a table exposes a ``CARDS`` module (see
 Engines never read these files: :meth:`CardData.options` gives the setup option that
 carries the entries into a game, so a game replays with the facts it was played with.
 
->>> >>> cards = CardData(tempfile.mkdtemp(), "fable")
+>>> import tempfile
+>>> cards = CardData(tempfile.mkdtemp(), "fable")
 >>> cards.set_text("7", {"price": "6 smoothies"})["price"]
 {'fruits': {}, 'smoothies': 6}
 """
