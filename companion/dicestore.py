@@ -17,6 +17,7 @@ through the game's own ``dice_option``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -61,17 +62,20 @@ class DiceStore:
     def changed_at(self) -> float | None:
         """When the dice settings or taught faces last changed (None: nothing stored), so a running
         reader notices new teaching without a restart."""
-        times = [p.stat().st_mtime for p in (self._json, self._npz) if p.exists()]
+        times = []
+        for path in (self._json, self._npz):
+            with contextlib.suppress(OSError):  # none yet, or not the companion's to look at: settings() says which
+                times.append(path.stat().st_mtime)
         return max(times) if times else None
 
     # -- settings ----------------------------------------------------------------
 
     def settings(self) -> dict:
         """The stored settings; defaults when nothing was stored yet."""
-        if not self._json.is_file():
-            return {"kind": "pips", "dice": {}, "face_table": {}, "samples": []}
         try:
             text = self._json.read_bytes()
+        except FileNotFoundError:
+            return {"kind": "pips", "dice": {}, "face_table": {}, "samples": []}
         except OSError as exc:
             raise self._unusable(self._json, "the dice settings", exc) from exc
         try:

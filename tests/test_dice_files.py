@@ -98,6 +98,10 @@ def test_dice_files_the_service_may_not_read_are_a_refusal_naming_the_owner_and_
     assert fingerprint(folder) == before and sorted(p.name for p in (folder / "dice").iterdir()) == [
         "dice.json", "templates.npz"]
     assert dice_of(folder) == "dragon,special"
+    os.chmod(folder / "dice", 0o700)  # the folder itself closed to the service: said the same way, never a crash
+    assert as_service(lambda: DiceStore(folder).changed_at()) == ["ok", "None"]
+    kind, text = as_service(lambda: DiceStore(folder).settings())
+    assert kind == "ConfigError" and "dice belongs to root" in text and FAULTS["permission"].steps in text, text
 
 
 def test_dice_settings_that_are_not_settings_are_damage_and_teaching_again_sets_them_aside(data_dir):
