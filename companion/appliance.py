@@ -435,8 +435,10 @@ class Appliance:
                 self._unhealthy_since = time.monotonic()
                 _log.error("withholding the watchdog ping: %s", "; ".join(problems))
                 self.notifier.notify("STATUS=" + "; ".join(problems))
-        if self.leds is not None and self.leds.update_status(self.runtime.snapshot()["health"]):
-            self.runtime.refresh()
+        if self.leds is not None:
+            if self.leds.update_status(self.runtime.snapshot()["health"]):
+                self.runtime.refresh()
+            self.leds.follow_teaching(self.runtime.snapshot_part("teaching"))
         self.maintain()
 
 

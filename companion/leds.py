@@ -125,6 +125,24 @@ def status_colour(health: dict) -> str:
     return "green"
 
 
+def teaching_cue(before: dict | None, now: dict | None) -> str | None:
+    """The buzzer pattern for a die being taught with the camera, from its teaching status ``before`` and ``now``
+    (:meth:`companion.teach.DiceTeacher.status`): ``short`` as each picture is taken, ``refused`` when one is refused
+    (the phones say why), ``victory`` when the die is learned, ``alert`` when teaching stops unfinished (no face
+    shown in time); None otherwise. The teacher looks at the die in the tray, not at a phone. Teaching from photos
+    has none: they are chosen on a phone, anywhere."""
+    if not now or now.get("photos") or now == before:
+        return None
+    was = before if before and before.get("active") else {}  # a session started since: counted from nothing
+    if now.get("state") in ("done", "failed") and was.get("state") != now.get("state"):
+        return "victory" if now["state"] == "done" else "alert"
+    if now.get("retries", 0) > was.get("retries", 0):
+        return "refused"
+    if now.get("learned", 0) > was.get("learned", 0):
+        return "short"
+    return None
+
+
 class LedObserver:
     """Drives a :class:`hardware.gpio.Panel` from the runtime: ``runtime.add_observer(LedObserver(panel))``."""
 
@@ -132,6 +150,7 @@ class LedObserver:
         self.panel = panel
         self.last_scene: Scene | None = None
         self.modes: tuple[str, ...] = ()
+        self._teaching: dict | None = None  # the teaching status last followed (follow_teaching)
 
     def attach(self, runtime) -> "LedObserver":
         """Observe ``runtime`` and publish the LED states in its snapshots (the dashboard's mirror)."""
@@ -150,6 +169,17 @@ class LedObserver:
             self.panel.beep(scene.beep)
         if scene.status_flash:
             self.panel.flash_status(scene.status_flash, 3)
+
+    def follow_teaching(self, status: dict | None) -> None:
+        """Sound :func:`teaching_cue` for the teaching ``status`` now (the runtime's ``teaching`` part), the status LED
+        blinking green with each picture taken and the die learned."""
+        cue = teaching_cue(self._teaching, status)
+        self._teaching = status if isinstance(status, dict) else None
+        if cue is None:
+            return
+        self.panel.beep(cue)
+        if cue in ("short", "victory"):
+            self.panel.flash_status("green", 1 if cue == "short" else 3)
 
     def refused(self, seat: int | None, reason: str) -> None:
         """A button press the game refused: flash that seat (or the current one) and beep twice."""

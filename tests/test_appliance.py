@@ -82,6 +82,20 @@ def test_camera_gpio_and_web_come_up_and_the_dashboard_sees_them(appliance_facto
         assert reply.status == 200 and json.loads(reply.read())["health"]["camera"]["status"] == "ok"
 
 
+def test_each_turn_of_the_main_loop_sounds_the_teaching_of_a_die_on_the_buzzer(appliance_factory):
+    appliance = appliance_factory()
+    appliance.notifier = type("Quiet", (), {"notify": lambda self, text: None})()
+    beeps = []
+    appliance.panel.beep = beeps.append
+    status = {"state": "waiting_for_motion", "active": True, "learned": 0, "retries": 0, "photos": False}
+    appliance.runtime.add_snapshot_part("teaching", lambda: status)  # as the dashboard's teaching gives it
+    appliance.turn()
+    status = {**status, "state": "learned", "learned": 1}
+    appliance.turn()
+    appliance.turn()
+    assert beeps == ["short"]
+
+
 def test_without_a_frame_consumer_the_live_view_shows_the_raw_picture(appliance_factory):
     appliance = appliance_factory()
     view = appliance.runtime.live_view

@@ -162,3 +162,38 @@ def test_the_shared_button_cannot_choose_a_victim(log):
     move, why = next_move(game, None)
     assert move is None and "Ann must choose first" in why
     assert next_move(game, 1) == ("steal Bob", "")
+
+
+def test_teaching_a_die_with_the_camera_beeps_as_each_picture_is_taken_or_refused(mock_factory, tmp_path):
+    # The teacher watches the die in the tray, not a phone: a chirp (and the status LED's green blink) says the
+    # picture was taken and the die may be turned, two short beeps that it was refused, the tune that it is learned.
+    import numpy as np
+
+    from companion.dicestore import DiceStore
+    from companion.teach import DiceTeacher
+    from tests.test_teach import EMPTY
+    from vision.synth.dice import render_face_photo, render_tray
+
+    rng = np.random.default_rng(5)
+    with Panel.from_config(Config.defaults()["gpio"], pin_factory=mock_factory) as panel:
+        leds = LedObserver(panel)
+        beeps, greens = [], []
+        panel.beep = beeps.append
+        panel.flash_status = lambda colour, times=3: greens.append((colour, times))
+        teacher = DiceTeacher("dragon", "CG", looks=1, save=DiceStore(tmp_path).save_templates)
+        leds.follow_teaching({"state": "idle", "active": False})
+        two_dice = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60)).image
+        for picture in (render_face_photo(rng, "C"), two_dice, render_face_photo(rng, "G")):
+            for image in [EMPTY] + [picture] * 4:  # a hand sets the die down, then it lies still
+                teacher.feed(image)
+                leds.follow_teaching(teacher.status())
+        assert teacher.status()["state"] == "done"
+        assert beeps == ["short", "refused", "victory"]
+        assert greens == [("green", 1), ("green", 3)]
+        leds.follow_teaching(teacher.status())  # the same status again, as each turn of the main loop gives it
+        assert beeps == ["short", "refused", "victory"]
+        photos = DiceTeacher("dragon", "C", looks=1, photos=True)
+        leds.follow_teaching(photos.status())
+        photos.photo(render_face_photo(rng, "C"))
+        leds.follow_teaching(photos.status())  # photos are taken on a phone, anywhere: no sound at the table
+        assert photos.status()["state"] == "done" and beeps == ["short", "refused", "victory"]
