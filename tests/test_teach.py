@@ -26,6 +26,7 @@ from companion.teach import (
 )
 from vision.dice.faces import FaceTemplates, TaughtReader
 from vision.synth.dice import random_style, render_face_photo, render_tray
+from vision.synth.table import with_corner_tags
 
 EMPTY = np.full((240, 320, 3), (150, 150, 146), np.uint8)
 
@@ -474,27 +475,12 @@ def test_a_die_is_taught_again_in_another_light_only_once_taught_and_with_the_sa
     assert status["state"] == DONE and store.load_templates().lights == taught.lights
 
 
-def _with_corner_tags(picture: np.ndarray, module_px: int = 5) -> np.ndarray:
-    """``picture`` with the table's four corner tags in its corners, as a camera over the whole table sees them."""
-    from vision import tags
-
-    framed = picture.copy()
-    h, w = framed.shape[:2]
-    for corner, (x, y) in {"NW": (0, 0), "NE": (1, 0), "SE": (1, 1), "SW": (0, 1)}.items():
-        sticker = cv2.cvtColor(tags.tag_image(tags.format_corner(corner), module_px, quiet_modules=2),
-                               cv2.COLOR_GRAY2BGR)
-        s = sticker.shape[0]
-        top, left = 8 + y * (h - s - 16), 8 + x * (w - s - 16)
-        framed[top:top + s, left:left + s] = sticker
-    return framed
-
-
 def test_with_no_tray_marked_the_tables_corner_tags_are_not_taken_for_dice_while_teaching(rng, store):
     # A new install teaches before its tray is marked: the whole picture is looked at, and the four corner tags
     # of the table were taken for dice ("saw 5 dice", "the die at 57,660 is not lying flat"), every picture.
     teacher = DiceTeacher("dragon", "CGR", looks=1, save=store.save_templates)
     for face in "CGR":
-        picture = _with_corner_tags(render_face_photo(rng, face, size=(1280, 720)))
+        picture = with_corner_tags(render_face_photo(rng, face, size=(1280, 720)))
         status = hand_then(teacher, picture)[-1]
     assert status["state"] == DONE and status["retries"] == 0, status["message"]
     from vision.dice.faces import TaughtReader

@@ -663,3 +663,17 @@ def display_spots(table_mm: tuple[float, float], count: int) -> list[tuple[tuple
 def _cross(u, v) -> float:
     """The z of the cross product of two 2-D vectors (numpy 2 deprecates np.cross for 2-D)."""
     return float(u[0] * v[1] - u[1] * v[0])
+
+
+def with_corner_tags(picture: np.ndarray, module_px: int = 5) -> np.ndarray:
+    """``picture`` with the table's four corner tags stuck in its corners, as a camera over the whole table sees them
+    (teaching a die before its tray is marked)."""
+    framed = picture.copy()
+    h, w = framed.shape[:2]
+    for corner, (x, y) in {"NW": (0, 0), "NE": (1, 0), "SE": (1, 1), "SW": (0, 1)}.items():
+        sticker = cv2.cvtColor(tags.tag_image(tags.format_corner(corner), module_px, quiet_modules=2),
+                               cv2.COLOR_GRAY2BGR)
+        side = sticker.shape[0]
+        top, left = 8 + y * (h - side - 16), 8 + x * (w - side - 16)
+        framed[top:top + side, left:left + side] = sticker
+    return framed
