@@ -240,6 +240,14 @@ def _teaching() -> Teaching:
     return current_app.extensions["companion_dice_teaching"]
 
 
+def _teaching_answer(status: dict, code: int = 200):
+    """The teaching ``status`` and the state it is part of: the phone takes that state as its own, so an older
+    state still on its way from the event stream cannot show the form again over the session just started."""
+    from web.seats import viewer
+
+    return jsonify(teaching=status, state=runtime().snapshot(viewer())), code
+
+
 @bp.get("/teach")
 def teaching_status():
     """Where teaching is: ``{"teaching": {"state", "step", "total", "prompt", "message", ...}}``."""
@@ -296,7 +304,7 @@ def start_teaching():
             except BadTeaching as exc:
                 refuse(400, str(exc), "bad_field", field=exc.field)
 
-        return jsonify(teaching=_teaching().start_photos(photo_teacher)), 202
+        return _teaching_answer(_teaching().start_photos(photo_teacher), 202)
     timeout_s = current_app.config.get("COMPANION_TEACH_TIMEOUT_S", 60.0)
 
     def make_teacher():
@@ -310,7 +318,7 @@ def start_teaching():
 
     status = _teaching().start(make_teacher, warning=_game_warning(),
                                first_frame_s=current_app.config.get("COMPANION_TEACH_FIRST_FRAME_S", FIRST_FRAME_S))
-    return jsonify(teaching=status), 202
+    return _teaching_answer(status, 202)
 
 
 PHOTO_BYTES = 25 * 1024 * 1024  # a phone's photo is 2-10 MB
@@ -329,14 +337,14 @@ def teach_photo():
         refuse(413, str(exc), "too_large")
     if image is None:
         refuse(400, "that is not a photo the companion can read: send a JPEG or PNG picture", "not_a_photo")
-    return jsonify(teaching=_teaching().photo(image))
+    return _teaching_answer(_teaching().photo(image))
 
 
 @bp.post("/teach/cancel")
 @game_master
 def cancel_teaching():
     """Stop teaching now; nothing is stored. Answers the status (also when nothing was being taught)."""
-    return jsonify(teaching=_teaching().cancel())
+    return _teaching_answer(_teaching().cancel())
 
 
 def _tray():
