@@ -145,6 +145,13 @@ def _host_list(v):
     return None
 
 
+def _picture_size(v):
+    if v == [] or (isinstance(v, list) and len(v) == 2
+                   and all(isinstance(x, int) and not isinstance(x, bool) and 16 <= x <= 20_000 for x in v)):
+        return None
+    return "must be [] or the picture's [width, height] in pixels"
+
+
 def _corners(v):
     if v == []:
         return None
@@ -181,8 +188,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "table": {
         "tray_mm": Key([], "dice tray zone [left, top, right, bottom] in table millimetres (needs the table's corners); [] for none", _rect_or_empty),
-        "tray_px": Key([], "dice tray: its four corners in pixels of the camera picture at its working width (camera work_width), NW, NE, SE, SW, tapped on the Setup page; [] for none. With no tray the dice are not read: nothing outside the tray is a die", _corners),
-        "corners_px": Key([], "stored calibration: the four table corners in pixels of the camera picture at its working width (camera work_width), NW, NE, SE, SW", _corners),
+        "tray_px": Key([], "dice tray: its four corners in pixels of the camera's working picture they were tapped on (picture_px), NW, NE, SE, SW, tapped on the Setup page; [] for none. With no tray the dice are not read: nothing outside the tray is a die", _corners),
+        "corners_px": Key([], "stored calibration: the four table corners in pixels of the camera's working picture they were clicked on (picture_px), NW, NE, SE, SW", _corners),
+        "picture_px": Key([], "the camera's working picture [width, height] that tray_px and corners_px were tapped on, kept with them: on a picture of another size from the same camera they are scaled, on one of another shape they must be tapped again; [] for taps saved before it was kept (then they are the picture's own pixels)", _picture_size),
         "width_mm": Key(800.0, "distance between the centres of the NW and NE corner tags", _number_range(100, 5000)),
         "height_mm": Key(600.0, "distance between the centres of the NW and SW corner tags", _number_range(100, 5000)),
     },

@@ -29,14 +29,22 @@ class LiveView:
         self._jpeg: bytes | None = None
         self._number = 0
         self._last_viewer = 0.0
+        self._picture: tuple[int, int] | None = None
 
     @property
     def watched(self) -> bool:
         """True while a viewer asked for a picture recently; the producer skips encoding otherwise."""
         return time.monotonic() - self._last_viewer < self.idle_after_s
 
-    def publish(self, image: np.ndarray, *, force: bool = False) -> None:
-        """Offer a new BGR picture; encoded only when someone watches (or ``force``)."""
+    @property
+    def picture_size(self) -> tuple[int, int] | None:
+        """The (width, height) of the camera's working picture the latest view shows, drawn smaller: what a
+        point tapped on the view is in the camera's pixels (None before the first view)."""
+        return self._picture
+
+    def publish(self, image: np.ndarray, *, force: bool = False, picture: tuple[int, int] | None = None) -> None:
+        """Offer a new BGR picture; encoded only when someone watches (or ``force``). ``picture`` is the size
+        of the working picture ``image`` was drawn from (default: ``image``'s own)."""
         if not (force or self.watched):
             return
         jpeg = encode_jpeg(image, self.width, self.quality)
@@ -44,6 +52,7 @@ class LiveView:
             return
         with self._changed:
             self._jpeg = jpeg
+            self._picture = tuple(picture) if picture else (image.shape[1], image.shape[0])
             self._number += 1
             self._changed.notify_all()
 

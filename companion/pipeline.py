@@ -70,9 +70,10 @@ class Pipeline:
         self._tagged_tray = None  # where the tray's four tags were last all seen (working-image pixels)
         self._tray_tags = None  # and the tags themselves then (four 4 x 2 corners), painted over when teaching
         self._tray_tags_seen_at: float | None = None
+        self.picture: tuple[int, int] | None = None  # the working picture's (width, height), from the last frame
         self.zone = self._tray_source = None
         self._place_tray()  # the tray in use, worked out once a frame
-        self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags)
+        self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags, self.picture)
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
         self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
@@ -85,6 +86,9 @@ class Pipeline:
         self.runtime.frames.publish(frame)
         with self._lock:
             self.frames += 1
+            picture = self.picture if frame.work is None else (frame.work.shape[1], frame.work.shape[0])
+            resized, self.picture = picture != self.picture, picture  # what the tray's pixels are of (a replay
+            # without pictures keeps the last)
             reads = self._reads()
             trying = reads is None and self._trying()
             if trying:
@@ -123,11 +127,11 @@ class Pipeline:
             if recorder is not None:  # a game night being recorded (companion.film)
                 recorder.frame(frame, self.watcher.reading, stable=stable, roll=roll, observed=observed)
             if self.runtime.live_view.watched:
-                self.runtime.live_view.publish(self._overlay(frame, reads))
+                self.runtime.live_view.publish(self._overlay(frame, reads), picture=self.picture)
             self._status = self._describe(reads)  # one consistent picture, read by the runtime without waiting
             tray = self._tray
-            if placed:
-                self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags)
+            if placed or resized:
+                self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags, self.picture)
         if tray != self._tray or tried != self._tried:
             self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners, a throw tried: on
             # the Setup page now
@@ -139,7 +143,7 @@ class Pipeline:
 
     def _needs_table(self, reads: str | None) -> bool:
         """Cards are placed on the table; dice need it only to place a tray given in table millimetres."""
-        return reads == "cards" or (reads == "dice" and bool(self.tray_mm) and not self._tapped_tray()
+        return reads == "cards" or (reads == "dice" and bool(self.tray_mm) and not self._tapped_tray()[0]
                                     and not self.demo_tray_px and self._tagged_tray is None)
 
     def _report_table(self, reads: str | None) -> None:
@@ -173,7 +177,7 @@ class Pipeline:
         if detector.zone is None:
             # A new install asks for the tray: read on the whole frame, the corner tags, cards and the
             # table's wood grain would be taken for dice.
-            self.runtime.set_health("dice", "degraded", NO_TRAY if not self.tray_mm else NO_TABLE_FOR_TRAY)
+            self.runtime.set_health("dice", "degraded", self._why_no_tray())
             return None
         reading = self.watcher.reading
         detector.tags = [s.corners for s in reading.sightings] if reading is not None else []
@@ -181,6 +185,11 @@ class Pipeline:
             detector.restart()
             self._unwatched = False
         return detector.update(frame.work, frame.timestamp)
+
+    def _why_no_tray(self) -> str:
+        if self._tray_source == "reshaped":
+            return tray_tapped_elsewhere(self._tapped_tray()[1], self.picture)
+        return NO_TRAY if not self.tray_mm else NO_TABLE_FOR_TRAY
 
     def _follow_tray_tags(self, now: float) -> None:
         """Where the tray's own tags are: all four seen, the tray is between them from now on; some hidden (a hand
@@ -217,9 +226,14 @@ class Pipeline:
 
         if self._tagged_tray is not None:  # on the tray itself: it follows the tray wherever it is moved
             return self._tagged_tray, "tags"
-        tray_px = self._tapped_tray()
+        tray_px, tapped_on = self._tapped_tray()
         if tray_px:
-            return np.asarray(tray_px, np.float64), "marked"
+            from vision.geometry import on_picture
+
+            placed = tray_px if self.picture is None else on_picture(tray_px, tapped_on, self.picture)
+            if placed is None:  # tapped on a picture of another shape: another view of the table
+                return None, "reshaped"
+            return np.asarray(placed, np.float64), "marked"
         geometry = self.watcher.geometry
         if self.tray_mm and geometry is not None:
             from vision.dice import zone_polygon
@@ -231,10 +245,11 @@ class Pipeline:
         return None, None
 
     def _tapped_tray(self):
-        """The tray's corners tapped on the Setup page (working-image pixels), or None."""
+        """The tray's corners tapped on the Setup page and the (width, height) of the picture they were tapped on
+        (None: not known, then they are the picture's own pixels); (None, None) when none were tapped."""
         live = getattr(self.runtime, "config", None)  # the Setup page's tapped tray applies at once
-        live_tray = live.get("table", "tray_px") if live is not None else None
-        return (live_tray if live is not self._started_with else (self.tray_px or live_tray)) or None
+        config = self.config if live is None or (live is self._started_with and self.tray_px) else live
+        return config.get("table", "tray_px") or None, config.get("table", "picture_px") or None
 
     def _dice_detector(self):
         from companion.dicestore import DiceStore
@@ -371,12 +386,21 @@ def _reading(kind: str) -> str:
     return f"reading {kind} dice"
 
 
-def _described_tray(zone, source: str | None, tags=None) -> dict[str, Any] | None:
-    """The tray the dice are read in, for the Setup page to draw (working-image pixels); between its own tags,
-    the tags too, which teaching paints over."""
+def tray_tapped_elsewhere(tapped_on, picture) -> str:
+    """Why a tray tapped on a picture of another shape than the camera's (``tapped_on``, ``picture``: width,
+    height) is not used (:func:`vision.geometry.on_picture`), and what to do."""
+    return (f"the dice tray was tapped on a {tapped_on[0]} x {tapped_on[1]} picture and the camera's is {picture[0]} "
+            f"x {picture[1]}, another view of the table: tap the tray's four corners again on the live view (Setup "
+            "page, Dice tray)")
+
+
+def _described_tray(zone, source: str | None, tags=None, picture=None) -> dict[str, Any] | None:
+    """The tray the dice are read in, for the Setup page to draw (working-image pixels of a ``picture`` (width,
+    height) picture); between its own tags, the tags too, which teaching paints over."""
     if zone is None:
         return None
-    described = {"corners": [[round(x), round(y)] for x, y in zone.tolist()], "source": source}
+    described = {"corners": [[round(x), round(y)] for x, y in zone.tolist()], "source": source,
+                 "picture": list(picture) if picture else None}
     if source == "tags":
         described["tags"] = [[[round(x), round(y)] for x, y in quad.tolist()] for quad in tags]
     return described

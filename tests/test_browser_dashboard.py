@@ -438,7 +438,9 @@ def test_the_table_corners_are_calibrated_by_tapping_the_live_view(dashboard, pa
 
 def test_the_dice_tray_is_marked_by_tapping_its_corners_on_the_live_view(dashboard, page, runtime, tmp_path):
     url, _ = dashboard
-    runtime.live_view.publish(np.full((540, 960, 3), 120, np.uint8), force=True)
+    # A webcam's 1280 x 720 picture, shown 960 wide, where the working width asked for is 960: the tray is kept
+    # in the camera picture's own pixels, and drawn where it was tapped.
+    runtime.live_view.publish(np.full((540, 960, 3), 120, np.uint8), force=True, picture=(1280, 720))
     page.set_viewport_size(PHONE)
     page.goto(url + "/setup")
     page.wait_for_selector("#tray-stored >> text=No tray is marked")
@@ -456,10 +458,20 @@ def test_the_dice_tray_is_marked_by_tapping_its_corners_on_the_live_view(dashboa
     page.click("#tray-save")
     page.wait_for_selector("#tray-stored >> text=dashed yellow")
     saved = Config.load(tmp_path / "config.toml")
-    tray, width = saved.get("table", "tray_px"), saved.get("camera", "work_width")  # in working-image pixels
-    assert tray[0][0] == pytest.approx(0.3 * width, abs=3) and tray[2][1] == pytest.approx(0.8 * 540 / 960 * width, abs=3)
-    assert tray[3] == pytest.approx([0.3 * width, 0.8 * 540 / 960 * width], abs=3)  # the corner tapped again
+    tray, picture = saved.get("table", "tray_px"), saved.get("table", "picture_px")
+    assert picture == [1280, 720] and saved.get("camera", "work_width") == 960
+    tapped = 4  # a tap lands within 3 of the still's pixels (960 wide): 4 of the picture's
+    assert tray[0][0] == pytest.approx(0.3 * 1280, abs=tapped) and tray[2][1] == pytest.approx(0.8 * 720, abs=tapped)
+    assert tray[3] == pytest.approx([0.3 * 1280, 0.8 * 720], abs=tapped)  # the corner tapped again
     assert runtime.config.get("table", "tray_px") == tray  # read from the next frame on, no restart
+    # Drawn where it was tapped: its NE corner at 0.7 of the picture's width.
+    until(page, "document.querySelectorAll('#tray-marks polygon').length === 1")
+    right = page.evaluate("""() => {
+        const marks = document.getElementById('tray-marks');
+        const x = Number(marks.querySelector('polygon').getAttribute('points').split(' ')[1].split(',')[0]);
+        return x / marks.viewBox.baseVal.width;
+    }""")
+    assert right == pytest.approx(0.7, abs=0.005)
 
 
 def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashboard, page, runtime, tmp_path):

@@ -156,6 +156,48 @@ def test_teach_with_the_camera_follows_the_die_being_set_down(tmp_path, data_dir
     assert json.loads(out)["dice"]["dragon"]["faces"] == "CGR"
 
 
+def _teaching_frames(tmp_path, faces: str):
+    """A file camera's frames (640 x 480): the tray in the picture's right half, the die set down there with each
+    face of ``faces`` in turn; on the left, outside the tray, another die lies all along."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    rng = np.random.default_rng(5)
+    empty = np.zeros((480, 640, 3), np.uint8)
+    empty[:] = (150, 150, 146)
+    empty[120:360, 0:320] = render_face_photo(rng, "F")
+    pictures = [empty] * 4
+    for face in faces:
+        picture = empty.copy()
+        picture[120:360, 320:640] = render_face_photo(rng, face)
+        pictures += [picture] * 5
+    for i, picture in enumerate(pictures):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), picture)
+    return frames
+
+
+@pytest.mark.parametrize("tapped_on, taught", [([1280, 960], True), ([1280, 720], False)])
+def test_teach_with_the_camera_looks_in_the_tray_tapped_on_a_picture_of_another_size(tmp_path, data_dir, capsys,
+                                                                                       tapped_on, taught):
+    # The tray was tapped on the Setup page while the camera gave twice the pixels (a larger work_width): it is
+    # placed on the camera's picture of today, or, tapped on another view of the table (16:9), refused saying so.
+    frames = _teaching_frames(tmp_path, "CG")
+    w, h = tapped_on
+    (data_dir / "config.toml").write_text(
+        f'[camera]\nbackend = "file"\nfile_path = "{frames}"\n'
+        f'[table]\ntray_px = [[{w // 2}, 0], [{w}, 0], [{w}, {h}], [{w // 2}, {h}]]\npicture_px = [{w}, {h}]\n')
+    arguments = ["dice", "teach", "--die", "dragon", "--faces", "CG", "--looks", "1", "--timeout", "20",
+                 "--data-dir", str(data_dir)]
+    code = main(arguments)
+    out, err = capsys.readouterr()
+    if taught:
+        assert code == 0, err
+        assert json.loads(out)["dice"]["dragon"]["faces"] == "CG"
+        return
+    assert code != 0 and ("tapped on a 1280 x 720 picture and the camera's is 640 x 480, another view of the "
+                          "table: tap the tray's four corners again") in err and "or teach from photos" in err
+    assert DiceStore(data_dir).load_templates() is None  # nothing taught
+
+
 def test_teach_with_the_demo_camera_finishes_on_the_demo_tables_die(data_dir, capsys):
     # No camera on this machine: the demo table's die is set down with each face the teacher asks for.
     (data_dir / "config.toml").write_text("[camera]\nfps = 30.0\nwork_width = 1280\n")

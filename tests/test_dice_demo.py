@@ -80,7 +80,7 @@ def test_the_demo_reads_its_own_tray_until_one_is_marked_whatever_else_is_saved(
     image, t = demo.next_image(0)
     pipeline(Frame(work=image, timestamp=t, number=1))
     assert runtime.snapshot()["tray"] == {"corners": [[round(x), round(y)] for x, y in demo.tray_px],
-                                          "source": "demo"}
+                                          "source": "demo", "picture": [1280, 720]}
     runtime.config = Config.defaults().with_changes({"recording": {"budget_mb_per_hour": 150}})
     pipeline(Frame(work=image, timestamp=t + 0.1, number=2))
     assert runtime.snapshot()["tray"]["source"] == "demo"
@@ -88,7 +88,7 @@ def test_the_demo_reads_its_own_tray_until_one_is_marked_whatever_else_is_saved(
     marked = [[10, 10], [300, 10], [300, 200], [10, 200]]
     runtime.config = runtime.config.with_changes({"table": {"tray_px": marked}})
     pipeline(Frame(work=image, timestamp=t + 0.2, number=3))
-    assert runtime.snapshot()["tray"] == {"corners": marked, "source": "marked"}
+    assert runtime.snapshot()["tray"] == {"corners": marked, "source": "marked", "picture": [1280, 720]}
 
 
 def test_the_demo_is_chosen_by_its_game_and_an_unknown_one_is_refused(runtime):

@@ -90,3 +90,27 @@ def test_full_frame_positions_scale_back_to_working_pixels():
     assert geo is not None
     for t in truth.visible():
         assert np.allclose(geo.to_mm([np.divide(t.center_px, 2)])[0], t.center_mm, atol=3)
+
+
+def test_a_calibration_clicked_at_one_picture_size_is_placed_on_another_of_the_same_shape_only():
+    # Clicked on a 2304 x 1296 picture; the camera's work_width then set to 1152 (the same view, half the
+    # pixels): a card's place on the table is the same. A 4:3 camera shows another view: no calibration.
+    corners = [[230.4, 129.6], [2073.6, 129.6], [2073.6, 1166.4], [230.4, 1166.4]]
+    locator = geometry.TableLocator(800, 450, corners, calibration_on=(2304, 1296))
+    at_full = locator.update([], (2304, 1296))
+    at_half = locator.update([], (1152, 648))
+    assert at_half.source == "calibration"
+    middle_full = cv2.perspectiveTransform(np.array([[[1152.0, 648.0]]]), at_full.px_to_mm)[0, 0]
+    middle_half = cv2.perspectiveTransform(np.array([[[576.0, 324.0]]]), at_half.px_to_mm)[0, 0]
+    assert middle_half == pytest.approx(middle_full) and middle_full == pytest.approx([400, 225])
+    assert locator.update([], (640, 480)) is None
+    # Clicked before the picture's size was kept with the corners: they are the picture's own pixels.
+    unsized = geometry.TableLocator(800, 450, corners).update([], (1152, 648))
+    assert unsized.corners_px[2] == pytest.approx([2073.6, 1166.4])
+
+
+def test_points_are_placed_on_a_picture_by_its_size_and_not_on_another_shape():
+    assert geometry.on_picture([[100, 50]], (1280, 720), (640, 360)) == [[50.0, 25.0]]
+    assert np.allclose(geometry.on_picture([[100, 50]], (1280, 720), (1920, 1081)), [[150, 75.07]], atol=0.01)
+    assert geometry.on_picture([[100, 50]], (1280, 720), (640, 480)) is None
+    assert geometry.on_picture([[100, 50]], None, (640, 480)) == [[100.0, 50.0]]

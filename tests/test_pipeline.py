@@ -464,3 +464,72 @@ def test_a_tray_darker_than_teaching_is_said_on_the_dice_health_and_the_rolls_st
         health = throw(seed)
     assert (health["status"], health["detail"]) == ("ok", "reading taught dice")
     assert len(notes()) == 6 and notes()[-1] is None
+
+
+def _throw_into(runtime, tmp_path, config, size, at):
+    """A Fandooble game, and the dice of ``_roll_on_the_table`` thrown into a tray (640 x 480) lying at ``at`` on a
+    camera picture of ``size``: returns the pipeline, the picture before the throw and the picture thrown."""
+    import numpy as np
+
+    from vision.synth.dice import render_tray
+
+    store = _taught_store(tmp_path)
+    runtime.new_game("fandooble", ["Lola", "Grace"], store.options_for("fandooble"))
+    pipeline = Pipeline(runtime, config, tmp_path)
+    scene = render_tray(np.random.default_rng(11), kind="fandooble", faces=["C", "C", "G", "F"])
+    h, w = scene.image.shape[:2]
+    empty = np.empty((size[1], size[0], 3), np.uint8)
+    empty[:] = np.median(scene.image.reshape(-1, 3), axis=0)
+    thrown = empty.copy()
+    thrown[at[1]:at[1] + h, at[0]:at[0] + w] = scene.image
+    return pipeline, empty, thrown
+
+
+def _played(runtime, pipeline, pictures, first: int = 1) -> list[str]:
+    for number, image in enumerate(pictures, start=first):
+        pipeline(Frame(work=image, timestamp=number / 10, number=number))
+    runtime.call(lambda: None)
+    return [p.text for p in runtime.session.played]
+
+
+def test_a_tray_tapped_on_a_webcams_smaller_picture_is_where_its_dice_are(runtime, tmp_path):
+    # A USB webcam gives 1280 x 720 though [camera] work_width asks 2304 (a picture is never enlarged): the tray
+    # tapped on its live view lands on its own pixels, not on a 2304-wide picture's (off the picture: no dice).
+    import cv2
+    import numpy as np
+
+    from tests.test_web_support import make_app, with_token
+
+    config = Config.from_mapping({}, str(tmp_path / "config.toml"))
+    assert config.get("camera", "work_width") == 2304
+    client = with_token(make_app(runtime, config).test_client())
+    left, top = 500, 150
+    pipeline, empty, thrown = _throw_into(runtime, tmp_path, config, (1280, 720), (left, top))
+    runtime.live_view.wait_for_jpeg(0, 0.01)  # the Setup page is open: the live view is drawn
+    pipeline(Frame(work=empty, timestamp=0.1, number=1))
+    shown = cv2.imdecode(np.frombuffer(client.get("/api/live.jpg").data, np.uint8), cv2.IMREAD_COLOR)
+    at = shown.shape[1] / 1280  # the live view, as the phone shows it
+    corners = [[left, top], [left + 640, top], [left + 640, top + 480], [left, top + 480]]
+    taps = [[round(x * at), round(y * at)] for x, y in corners]
+    answer = client.post("/api/tray", json={"corners": taps, "image_size": [shown.shape[1], shown.shape[0]]})
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["tray_px"][2] == pytest.approx([left + 640, top + 480], abs=3)
+    assert _played(runtime, pipeline, [empty] * 2 + [thrown] * 10, first=2) == ["roll CCGF"]
+    assert runtime.snapshot()["tray"]["picture"] == [1280, 720]  # the Setup page draws the tray on this picture
+
+
+def test_a_tray_tapped_before_work_width_changed_is_scaled_and_one_of_another_view_asked_again(runtime, tmp_path):
+    # Tapped on a 2560 x 1920 picture around the tray in its lower right quarter; the camera then gives half the
+    # pixels (work_width halved): the dice are read where they are. A 16:9 picture is another view: said so.
+    import cv2
+
+    marked = Config.defaults().with_changes({"table": {
+        "tray_px": [[1280, 960], [2560, 960], [2560, 1920], [1280, 1920]], "picture_px": [2560, 1920]}})
+    pipeline, empty, thrown = _throw_into(runtime, tmp_path, marked, (1280, 960), (640, 480))
+    assert _played(runtime, pipeline, [empty] * 3 + [thrown] * 10) == ["roll CCGF"]
+    assert runtime.snapshot()["tray"]["corners"][0] == [640, 480]
+    pipeline(Frame(work=cv2.resize(thrown, (1280, 720)), timestamp=5.0, number=99))
+    health = runtime.snapshot()["health"]["dice"]
+    assert health["status"] == "degraded"
+    assert "tapped on a 2560 x 1920 picture and the camera's is 1280 x 720" in health["detail"]
+    assert "tap the tray's four corners again" in health["detail"] and runtime.snapshot()["tray"] is None

@@ -295,8 +295,18 @@ def test_a_malformed_configuration_change_is_a_400(configured, changes):
     assert response.status_code == 400 and response.get_json()["field"] == "changes"
 
 
+def _camera_shows(runtime, width: int, height: int) -> None:
+    """The live view shows a picture of the camera's working ``width`` x ``height`` picture (drawn 960 wide)."""
+    import numpy as np
+
+    shown = round(height * min(1.0, runtime.live_view.width / width))
+    runtime.live_view.publish(np.full((shown, min(width, runtime.live_view.width), 3), 120, np.uint8), force=True,
+                              picture=(width, height))
+
+
 def test_the_table_corners_clicked_on_the_live_view_are_stored_in_working_image_pixels(configured, runtime):
     client, path = configured
+    _camera_shows(runtime, 960, 540)
     body = {"corners": [[10, 10], [470, 12], [475, 260], [8, 258]], "image_size": [480, 270]}
     response = client.post("/api/calibration", json=body)
     assert response.status_code == 200
@@ -309,23 +319,57 @@ def test_the_table_corners_clicked_on_the_live_view_are_stored_in_working_image_
 
 def test_the_dice_tray_tapped_on_the_live_view_is_stored_and_read_at_once(configured, runtime):
     client, path = configured
+    _camera_shows(runtime, 960, 540)
     body = {"corners": [[100, 50], [300, 52], [302, 200], [98, 198]], "image_size": [480, 270]}
     response = client.post("/api/tray", json=body)
     assert response.status_code == 200
     expected = [[200.0, 100.0], [600.0, 104.0], [604.0, 400.0], [196.0, 396.0]]
     assert response.get_json()["tray_px"] == expected
     assert Config.load(path).get("table", "tray_px") == expected
+    assert Config.load(path).get("table", "picture_px") == [960, 540]  # what its pixels are of
     assert runtime.config.get("table", "tray_px") == expected  # the camera pipeline reads it from the next frame
     assert client.delete("/api/tray", json={}).get_json()["tray_px"] == []
     assert runtime.config.get("table", "tray_px") == []
 
 
-def test_a_tray_tapped_out_of_order_is_refused_saying_how(configured):
+def test_a_tray_tapped_out_of_order_is_refused_saying_how(configured, runtime):
     client, path = configured
+    _camera_shows(runtime, 960, 540)
     body = {"corners": [[100, 50], [302, 200], [300, 52], [98, 198]], "image_size": [480, 270]}
     response = client.post("/api/tray", json=body)
     assert response.status_code == 400 and "round the tray in order NW, NE, SE, SW" in response.get_json()["error"]
     assert not path.exists()
+
+
+def test_corners_tapped_before_the_camera_showed_a_picture_are_refused(configured):
+    # The phone showed the placeholder: its corners say nothing about the table.
+    client, path = configured
+    body = {"corners": [[100, 50], [300, 52], [302, 200], [98, 198]], "image_size": [480, 270]}
+    for url in ("/api/tray", "/api/calibration"):
+        response = client.post(url, json=body)
+        assert response.status_code == 409 and "no picture yet" in response.get_json()["error"]
+    assert not path.exists()
+
+
+def test_the_tray_tapped_on_a_new_picture_size_carries_the_tables_corners_over_or_forgets_them(configured, runtime):
+    client, path = configured
+    _camera_shows(runtime, 2304, 1296)
+    table = {"corners": [[96, 54], [864, 54], [864, 486], [96, 486]], "image_size": [960, 540]}
+    assert client.post("/api/calibration", json=table).status_code == 200
+    assert Config.load(path).get("table", "corners_px") == [[230.4, 129.6], [2073.6, 129.6], [2073.6, 1166.4],
+                                                            [230.4, 1166.4]]
+    # work_width halved: the same camera, the same view, half the pixels. The corners are carried over.
+    _camera_shows(runtime, 1152, 648)
+    tray = {"corners": [[300, 200], [600, 200], [600, 400], [300, 400]], "image_size": [960, 540]}
+    assert client.post("/api/tray", json=tray).status_code == 200
+    saved = Config.load(path)["table"]
+    assert saved["picture_px"] == [1152, 648] and saved["tray_px"][2] == [720.0, 480.0]
+    assert saved["corners_px"][2] == [1036.8, 583.2]
+    # Another camera, 4:3: another view of the table. The corners clicked on the old one are forgotten.
+    _camera_shows(runtime, 640, 480)
+    assert client.post("/api/tray", json=tray).status_code == 200
+    saved = Config.load(path)["table"]
+    assert saved["picture_px"] == [640, 480] and saved["corners_px"] == []
 
 
 @pytest.mark.parametrize(
@@ -341,8 +385,9 @@ def test_a_tray_tapped_out_of_order_is_refused_saying_how(configured):
         ([[10, 10], [470, 12], [475, 260], [8, 258]], None, "image_size"),
     ],
 )
-def test_corners_that_do_not_go_round_the_table_are_refused(configured, corners, size, field):
+def test_corners_that_do_not_go_round_the_table_are_refused(configured, runtime, corners, size, field):
     client, path = configured
+    _camera_shows(runtime, 960, 540)
     response = client.post("/api/calibration", json={"corners": corners, "image_size": size})
     assert response.status_code == 400 and response.get_json()["field"] == field
     assert not path.exists()

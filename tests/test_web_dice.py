@@ -154,6 +154,24 @@ def test_teaching_looks_in_the_tray_the_dice_are_read_in(app, runtime):
         assert zone.tolist() == demo and hidden == tags
 
 
+def test_teaching_looks_in_the_tray_tapped_on_a_picture_of_another_size_where_it_is_on_the_cameras(app, runtime):
+    from werkzeug.exceptions import HTTPException
+
+    from web.api_dice import _tray
+
+    tapped = {"tray_px": [[100, 50], [300, 50], [300, 200], [100, 200]], "picture_px": [640, 480]}
+    runtime.config = runtime.config.with_changes({"table": tapped})
+    with app.app_context():
+        runtime.frames.publish(Frame(work=np.zeros((240, 320, 3), np.uint8), timestamp=0.0, number=1))
+        assert _tray()[0].tolist() == [[50, 25], [150, 25], [150, 100], [50, 100]]  # half the pixels: scaled
+        runtime.frames.publish(Frame(work=np.zeros((180, 320, 3), np.uint8), timestamp=0.1, number=2))
+        with pytest.raises(HTTPException) as refused:  # 16:9 after 4:3: another view of the table
+            _tray()
+    answer = refused.value.response
+    assert answer.status_code == 409 and answer.get_json()["reason"] == "tray_elsewhere"
+    assert "tapped on a 640 x 480 picture and the camera's is 320 x 180" in answer.get_json()["error"]
+
+
 EMPTY_TRAY = np.full((240, 320, 3), (150, 150, 146), np.uint8)
 
 

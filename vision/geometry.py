@@ -90,6 +90,25 @@ def from_corners(corners_px, width_mm: float, height_mm: float, source: str) -> 
     return TableGeometry(homography.astype(np.float64), float(width_mm), float(height_mm), corners, source)
 
 
+SHAPE_TOLERANCE = 0.02  # a picture's width to height may differ this much (rounding) and still be the same view
+
+
+def on_picture(points_px, marked_on: Sequence | None, size: Sequence) -> list[list[float]] | None:
+    """Points tapped on a picture ``marked_on`` (width, height) in the pixels of a picture of ``size``.
+
+    The same camera at another working width scales them: a tray tapped on a 2304 px wide picture lies at half
+    those pixels on a 1152 px one. A picture of another shape (another camera, or a sensor mode cropping
+    differently) shows another part of the table, so the points say nothing there: None. ``marked_on`` None
+    (tapped before the picture's size was kept with them): as they are."""
+    points = [[float(x), float(y)] for x, y in points_px]
+    if not marked_on:
+        return points
+    (was_w, was_h), (w, h) = marked_on, size
+    if abs((w / h) / (was_w / was_h) - 1) > SHAPE_TOLERANCE:
+        return None
+    return [[x * w / was_w, y * h / was_h] for x, y in points]
+
+
 def corners_from_tags(sightings: Iterable) -> tuple[np.ndarray | None, str | None]:
     """The four corner-tag centres (NW, NE, SE, SW) from sightings with ``.tag`` and ``.center``.
 
@@ -113,24 +132,39 @@ class TableLocator:
 
     Corner tags in the frame win; when some are hidden the last good corner
     geometry is kept (the camera does not move during a game); without either,
-    the stored calibration is used. ``problem`` says why the corners were not used.
+    the stored calibration is used. ``problem`` says why the corners were not used. ``calibration_on`` is the
+    (width, height) of the picture the calibration was clicked on: it is placed on each picture size as
+    :func:`on_picture` says (none on a picture of another shape).
     """
 
     def __init__(self, width_mm: float = 800.0, height_mm: float = 600.0,
-                 calibration_px: Sequence | None = None):
+                 calibration_px: Sequence | None = None, calibration_on: Sequence | None = None):
         self.width_mm = float(width_mm)
         self.height_mm = float(height_mm)
-        self.calibration = (from_corners(calibration_px, width_mm, height_mm, "calibration")
-                            if calibration_px is not None and len(calibration_px) else None)
+        self._calibration_px = calibration_px if calibration_px is not None and len(calibration_px) else None
+        self._calibration_on = calibration_on or None
         self._remembered: TableGeometry | None = None
         self._size: tuple[int, int] | None = None
+        self.calibration = self._placed_calibration()
         self.problem: str | None = None
+
+    def _placed_calibration(self) -> TableGeometry | None:
+        """The stored calibration on the current picture size (as clicked before any picture is seen)."""
+        if self._calibration_px is None:
+            return None
+        try:
+            corners = (self._calibration_px if self._size is None
+                       else on_picture(self._calibration_px, self._calibration_on, self._size))
+        except (TypeError, ValueError):  # a hand-edited calibration that is not numbers
+            return None
+        return None if corners is None else from_corners(corners, self.width_mm, self.height_mm, "calibration")
 
     def update(self, sightings: Iterable, size: tuple[int, int] | None = None) -> TableGeometry | None:
         """The geometry for this frame's sightings; ``size`` is the working image's (width, height)."""
         if size is not None and size != self._size:
             self._remembered = None  # pixels of a different picture size mean other places
             self._size = size
+            self.calibration = self._placed_calibration()
         corners, self.problem = corners_from_tags(sightings)
         if corners is not None:
             geometry = from_corners(corners, self.width_mm, self.height_mm, "corners")

@@ -119,10 +119,10 @@ class TableWatcher:
     """
 
     def __init__(self, *, width_mm: float = 800.0, height_mm: float = 600.0, calibration_px=None,
-                 decoder: str = "zxing", full_resolution: bool = True, still_frames: int = 3,
+                 calibration_on=None, decoder: str = "zxing", full_resolution: bool = True, still_frames: int = 3,
                  persist_s: float = 1.0):
         self.reader = TagReader(decoder=decoder, full_resolution=full_resolution)
-        self.locator = TableLocator(width_mm, height_mm, calibration_px)
+        self.locator = TableLocator(width_mm, height_mm, calibration_px, calibration_on)
         self.stabiliser = Stabiliser(still_frames=still_frames, persist_s=persist_s)
         self.latest: TableSnapshot | None = None
         self.reading: FrameReading | None = None
@@ -130,9 +130,11 @@ class TableWatcher:
 
     @classmethod
     def from_settings(cls, table: Mapping, **options) -> "TableWatcher":
-        """From the configuration's ``[table]`` section (``width_mm``, ``height_mm``, ``corners_px``)."""
+        """From the configuration's ``[table]`` section (``width_mm``, ``height_mm``, ``corners_px`` and the
+        ``picture_px`` they were clicked on)."""
         return cls(width_mm=float(table.get("width_mm", 800.0)), height_mm=float(table.get("height_mm", 600.0)),
-                   calibration_px=table.get("corners_px") or None, **options)
+                   calibration_px=table.get("corners_px") or None, calibration_on=table.get("picture_px") or None,
+                   **options)
 
     @property
     def stable(self) -> TableSnapshot | None:

@@ -352,10 +352,20 @@ def _tray():
     tags lying in it (its own corner tags, when the tray is between them)."""
     import numpy as np
 
+    from companion.pipeline import tray_tapped_elsewhere
+    from vision.geometry import on_picture
+
     in_use = runtime().snapshot_part("tray")  # the pipeline's: its own tags, placed on the table, the demo's
-    corners = runtime().config.get("table", "tray_px")  # tapped: applies at once, before the next frame
+    table = runtime().config["table"]
+    corners = table["tray_px"]  # tapped: applies at once, before the next frame
     if in_use and in_use["source"] == "tags":  # the tray's own tags come first
         return np.asarray(in_use["corners"], np.float64), in_use["tags"]
+    latest = runtime().frames.wait_for_frame(0, 0)
+    if corners and latest is not None:  # on the camera's picture (tapped on one of another size, scaled)
+        picture = (latest[1].work.shape[1], latest[1].work.shape[0])
+        corners = on_picture(corners, table["picture_px"] or None, picture)
+        if corners is None:
+            refuse(409, tray_tapped_elsewhere(table["picture_px"], picture), "tray_elsewhere")
     if not corners:
         corners = in_use["corners"] if in_use else None
     return (np.asarray(corners, np.float64) if corners else None), []

@@ -8,6 +8,7 @@ from flask import Blueprint, current_app, jsonify
 
 from companion.errors import ConfigError
 from web.bodies import json_body
+from web.runtime_ref import runtime
 from web.security import game_master, is_unlocked, refuse
 
 bp = Blueprint("setup_api", __name__, url_prefix="/api")
@@ -61,11 +62,12 @@ def change_config():
     return jsonify(saved=True, restart_needed=later, config=_store().describe())
 
 
-def corners_from_clicks(corners, image_size, work_width: int, what: str = "table") -> list[list[float]]:
-    """Four clicked corners (NW, NE, SE, SW) on a live-view picture of ``image_size``, in working-image
-    pixels; refused unless they make a convex quadrilateral in that order.
+def corners_from_clicks(corners, image_size, picture: tuple[int, int], what: str = "table") -> list[list[float]]:
+    """Four clicked corners (NW, NE, SE, SW) on a live-view picture of ``image_size``, in the pixels of the
+    camera's working ``picture`` (width, height) it shows; refused unless they make a convex quadrilateral in
+    that order.
 
-    >>> corners_from_clicks([[10, 10], [470, 12], [475, 260], [8, 258]], [480, 270], 960)
+    >>> corners_from_clicks([[10, 10], [470, 12], [475, 260], [8, 258]], [480, 270], (960, 540))
     [[20.0, 20.0], [940.0, 24.0], [950.0, 520.0], [16.0, 516.0]]
     """
     if (not isinstance(image_size, list) or len(image_size) != 2
@@ -86,7 +88,7 @@ def corners_from_clicks(corners, image_size, work_width: int, what: str = "table
     if not all(t > 0 for t in turns) or area < (0.02 if what == "table" else 0.002) * width * height:
         refuse(400, f"the corners must go round the {what} in order NW, NE, SE, SW (clockwise on the picture) "
                f"and enclose {'the play area' if what == 'table' else 'it'}", "bad_field", field="corners")
-    scale = work_width / width
+    scale = picture[0] / width
     return [[round(x * scale, 1), round(y * scale, 1)] for x, y in corners]
 
 
@@ -94,14 +96,39 @@ def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value and abs(value) < 1e6
 
 
+def _live_picture() -> tuple[int, int]:
+    """The camera's working picture the live view shows, whose pixels tapped corners are kept in: a USB webcam's
+    may be smaller than [camera] work_width (a picture is never enlarged)."""
+    picture = runtime().live_view.picture_size
+    if picture is None:
+        refuse(409, "the camera has shown no picture yet: tap the corners on the live view once it shows the table",
+               "no_picture")
+    return picture
+
+
+def _tapped(key: str, corners: list, picture: tuple[int, int]) -> dict:
+    """The changes that keep ``key``'s ``corners`` with the ``picture`` they were tapped on; the other tapped
+    corners (the tray's, the table's) are carried over onto that picture, or forgotten where they were tapped on
+    a picture of another shape (another view of the table: they no longer say where anything is)."""
+    from vision.geometry import on_picture
+
+    table = _store()()["table"]
+    changes = {key: corners, "picture_px": list(picture)}
+    other = "tray_px" if key == "corners_px" else "corners_px"
+    if table[other] and table["picture_px"] and list(table["picture_px"]) != list(picture):
+        placed = on_picture(table[other], table["picture_px"], picture)
+        changes[other] = [] if placed is None else [[round(x, 1), round(y, 1)] for x, y in placed]
+    return {"table": changes}
+
+
 @bp.post("/calibration")
 @game_master
 def calibrate():
     """``{"corners": [[x, y] x 4], "image_size": [w, h]}`` clicked on the live view -> ``table.corners_px``."""
     data = json_body()
-    work_width = _store()().get("camera", "work_width")
-    corners = corners_from_clicks(data.get("corners"), data.get("image_size"), work_width)
-    _, later = _save({"table": {"corners_px": corners}})
+    picture = _live_picture()
+    corners = corners_from_clicks(data.get("corners"), data.get("image_size"), picture)
+    _, later = _save(_tapped("corners_px", corners, picture))
     return jsonify(saved=True, corners_px=corners, restart_needed=later)
 
 
@@ -120,9 +147,9 @@ def mark_tray():
     """``{"corners": [[x, y] x 4], "image_size": [w, h]}``: the dice tray's corners tapped on the live view ->
     ``table.tray_px`` (applies at once: only dice inside it are read)."""
     data = json_body()
-    work_width = _store()().get("camera", "work_width")
-    corners = corners_from_clicks(data.get("corners"), data.get("image_size"), work_width, what="tray")
-    _save({"table": {"tray_px": corners}})
+    picture = _live_picture()
+    corners = corners_from_clicks(data.get("corners"), data.get("image_size"), picture, what="tray")
+    _save(_tapped("tray_px", corners, picture))
     return jsonify(saved=True, tray_px=corners)
 
 

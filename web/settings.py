@@ -25,7 +25,7 @@ from companion.errors import ConfigError
 _log = logging.getLogger(__name__)
 RELOAD_CHECK_S = 1.0  # how often the file is looked at for a PIN changed on the Pi
 
-APPLIES_AT_ONCE = {("server", "pin"), ("server", "trusted_hosts"), ("table", "tray_px")}
+APPLIES_AT_ONCE = {("server", "pin"), ("server", "trusted_hosts"), ("table", "tray_px"), ("table", "picture_px")}
 SECRET_KEYS = {("server", "pin")}
 
 

@@ -136,7 +136,7 @@ def _teach_from_camera(args) -> DiceStore:
         raise ConfigError(f"the companion is running on this data folder ({running}) and uses the camera: teach the "
                           "dice on its Setup page (Teach the dice), or here from photos (--images), or stop it first "
                           "(sudo systemctl stop companion, or Ctrl+C in its terminal)")
-    tray = config["table"]["tray_px"]
+    tray, tapped_on = config["table"]["tray_px"], config["table"]["picture_px"]
     camera = None
     demo = resolve_backend(settings_of(config), args.backend) == "demo"
     store = DiceStore(data_dir(args), demo=demo)
@@ -158,6 +158,8 @@ def _teach_from_camera(args) -> DiceStore:
     else:
         camera.start()
     try:
+        if tray and not demo:  # the tray tapped on the Setup page, placed on this camera's picture
+            teacher.zone = _tray_on(tray, tapped_on, camera.read().work)
         status = teacher.status()
         _progress(status["step"], status["total"], _camera_prompt(status))
         while teacher.active:
@@ -174,6 +176,21 @@ def _teach_from_camera(args) -> DiceStore:
     if teacher.state != DONE:
         raise ConfigError(status["message"])
     return store
+
+
+def _tray_on(tray: list, tapped_on: list, picture):
+    """The tray tapped on the Setup page, on the camera's ``picture`` (its pixels, as :func:`vision.geometry.on_picture`
+    places them); refused where it was tapped on another view of the table."""
+    import numpy as np
+
+    from companion.pipeline import tray_tapped_elsewhere
+    from vision.geometry import on_picture
+
+    size = (picture.shape[1], picture.shape[0])
+    placed = on_picture(tray, tapped_on, size)
+    if placed is None:
+        raise ConfigError(f"{tray_tapped_elsewhere(tapped_on, size)}, or teach from photos (--images)")
+    return np.asarray(placed, np.float64)
 
 
 def _camera_prompt(status: dict) -> str:

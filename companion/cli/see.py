@@ -70,7 +70,8 @@ def run(args) -> int:
         work = _working_image(image, args.work_width)
         scale = image.shape[1] / work.shape[1]
         reader = TagReader(decoder=args.decoder, reuse_when_still=False)
-        locator = TableLocator(table["width_mm"], table["height_mm"], table["corners_px"] or None)
+        locator = TableLocator(table["width_mm"], table["height_mm"], table["corners_px"] or None,
+                               table["picture_px"] or None)
         start = time.perf_counter()
         reading = reader.read(work, image if work is not image else None)
         geometry = locator.update(reading.sightings, reading.work_size)

@@ -580,16 +580,16 @@ const TC = (() => {
   }).observe(document.documentElement, { childList: true, subtree: true });
 
   // The corners tapped on a still from the camera (Setup: the table, the dice tray), drawn over it in ``marks``
-  // (an svg laid on ``img``): the one in use dashed yellow (``inUse``, in working-image pixels of ``workWidth``),
-  // the taps in green, each named.
+  // (an svg laid on ``img``): the one in use dashed yellow (``inUse``, in pixels of the camera's working picture,
+  // ``pictureWidth`` wide, which the still shows smaller), the taps in green, each named.
   const CORNERS = ["NW", "NE", "SE", "SW"];
-  function drawCorners(marks, img, taps, inUse, workWidth) {
+  function drawCorners(marks, img, taps, inUse, pictureWidth) {
     const w = img.naturalWidth || 640, h = img.naturalHeight || 360, r = w / 90;
     marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
     marks.setAttribute("preserveAspectRatio", "none");
     marks.replaceChildren();
-    if (inUse && inUse.length === 4 && workWidth) {
-      const k = w / workWidth;
+    if (inUse && inUse.length === 4 && pictureWidth) {
+      const k = w / pictureWidth;
       marks.append(svg("polygon", { points: inUse.map(([x, y]) => `${x * k},${y * k}`).join(" "), fill: "none", stroke: "#ffd84d", "stroke-width": r / 2, "stroke-dasharray": `${r} ${r}` }));
     }
     if (taps.length > 1) marks.append(svg("polyline", { points: taps.concat(taps.length === 4 ? [taps[0]] : []).map((p) => p.join(",")).join(" "), fill: "none", stroke: "#00e0a0", "stroke-width": r / 2 }));

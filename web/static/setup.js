@@ -101,12 +101,13 @@
     drawMarks();
   });
   function drawMarks() {
-    TC.drawCorners($("cal-marks"), img, clicks, storedCorners(), workWidth());
+    TC.drawCorners($("cal-marks"), img, clicks, storedCorners(), clickedOn());
     $("cal-status").textContent = clicks.length < 4 ? `Tap the ${CORNERS[clicks.length]} corner (${clicks.length + 1} of 4).` : "All four corners marked: save them.";
     $("cal-save").disabled = clicks.length !== 4;
     $("cal-back").disabled = !clicks.length;
   }
-  const workWidth = () => (config ? valueOf("camera", "work_width") : 2304) || 2304;
+  // The width of the camera's picture the stored corners were clicked on (kept with them; before, the working width).
+  const clickedOn = () => (config && (valueOf("table", "picture_px") || [])[0]) || (config ? valueOf("camera", "work_width") : 2304) || 2304;
   const storedCorners = () => (config ? valueOf("table", "corners_px") : []) || [];
   function valueOf(section, key) {
     const s = config.sections.find((x) => x.name === section);

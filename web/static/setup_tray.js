@@ -15,12 +15,14 @@
     table: "The tray set in table millimetres ([table] tray_mm) is drawn dashed yellow; mark one to use it instead.",
     demo: "No tray is marked: the demo table's own tray, drawn dashed yellow, is read until you mark one.",
   };
-  let workWidth = null;  // the working image's width, from the configuration: trays are in its pixels
+  let storedOn = null;  // the width of the camera's picture the stored tray was tapped on (null: not kept)
+  let workWidth = null;  // the configured working width: the camera's picture when nothing better is known
 
   async function load() {
     const config = await getJSON("/api/config");
     const keys = Object.fromEntries(config.sections.flatMap((s) => s.keys.map((k) => [`${s.name}.${k.key}`, k.value])));
     stored = keys["table.tray_px"] || [];
+    storedOn = (keys["table.picture_px"] || [])[0] || null;
     workWidth = keys["camera.work_width"] || 2304;
     draw();
   }
@@ -36,8 +38,12 @@
   function draw() {
     // A tray just marked applies at once; the pipeline's report of it follows with the next frame. The tray's
     // own tags come before a marked tray.
-    const tray = inUse && inUse.source === "tags" ? inUse : stored.length === 4 ? { corners: stored, source: "marked" } : inUse;
-    TC.drawCorners($("tray-marks"), img, taps, tray && tray.corners, workWidth);
+    const tray = inUse && inUse.source === "tags" ? inUse
+      : stored.length === 4 ? { corners: stored, source: "marked", picture: [storedOn] } : inUse;
+    // Each tray's corners are pixels of the picture it was placed or tapped on (a webcam's may be narrower than
+    // the working width asked for); taps kept before that was kept are the camera's picture's own.
+    const live = inUse && inUse.picture && inUse.picture[0];
+    TC.drawCorners($("tray-marks"), img, taps, tray && tray.corners, (tray && tray.picture && tray.picture[0]) || live || workWidth);
     const tagged = inUse && inUse.source === "tags" && !taps.length;  // nothing to tap: the tags say where it is
     $("tray-status").textContent = tagged ? "The tray's own tags mark it: no need to tap its corners."
       : taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
