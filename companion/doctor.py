@@ -102,6 +102,13 @@ def check_table_view(config: Config, frame) -> list[Check]:
         checks.append(Check("camera", "table corners", FAIL if len(missing) == len(corners) else WARN,
                             f"corner tags {', '.join('TB:' + c for c in missing)} not in view: place them at the "
                             "table's corners or calibrate on the dashboard"))
+    tapped, tapped_on = config.get("table", "tray_px"), config.get("table", "picture_px")
+    if tapped and not tray:  # the tray tapped on the Setup page: not on this camera's picture, no die is read
+        from companion.pipeline import place_tapped_tray
+
+        why = place_tapped_tray(tapped, tapped_on or None, (frame.work.shape[1], frame.work.shape[0]))[1]
+        if why:
+            checks.append(Check("camera", "dice tray", WARN, why))
     if tray:  # the dice tray carries its own tags: all four must be seen for the dice to be read between them
         missing_tray = [c for c in tags.CORNERS if c not in tray]
         checks.append(Check("camera", "tray tags", WARN if missing_tray else OK,

@@ -187,8 +187,8 @@ class Pipeline:
         return detector.update(frame.work, frame.timestamp)
 
     def _why_no_tray(self) -> str:
-        if self._tray_source == "reshaped":
-            return tray_tapped_elsewhere(self._tapped_tray()[1], self.picture)
+        if self._tray_source == "misplaced":
+            return place_tapped_tray(*self._tapped_tray(), self.picture)[1]
         return NO_TRAY if not self.tray_mm else NO_TABLE_FOR_TRAY
 
     def _follow_tray_tags(self, now: float) -> None:
@@ -228,11 +228,9 @@ class Pipeline:
             return self._tagged_tray, "tags"
         tray_px, tapped_on = self._tapped_tray()
         if tray_px:
-            from vision.geometry import on_picture
-
-            placed = tray_px if self.picture is None else on_picture(tray_px, tapped_on, self.picture)
-            if placed is None:  # tapped on a picture of another shape: another view of the table
-                return None, "reshaped"
+            placed = tray_px if self.picture is None else place_tapped_tray(tray_px, tapped_on, self.picture)[0]
+            if placed is None:  # not on this picture: the dice health says why
+                return None, "misplaced"
             return np.asarray(placed, np.float64), "marked"
         geometry = self.watcher.geometry
         if self.tray_mm and geometry is not None:
@@ -386,12 +384,23 @@ def _reading(kind: str) -> str:
     return f"reading {kind} dice"
 
 
-def tray_tapped_elsewhere(tapped_on, picture) -> str:
-    """Why a tray tapped on a picture of another shape than the camera's (``tapped_on``, ``picture``: width,
-    height) is not used (:func:`vision.geometry.on_picture`), and what to do."""
-    return (f"the dice tray was tapped on a {tapped_on[0]} x {tapped_on[1]} picture and the camera's is {picture[0]} "
-            f"x {picture[1]}, another view of the table: tap the tray's four corners again on the live view (Setup "
-            "page, Dice tray)")
+TAP_AGAIN = "tap the tray's four corners again on the live view (Setup page, Dice tray)"
+
+
+def place_tapped_tray(tray_px, tapped_on, picture) -> tuple[list | None, str | None]:
+    """The tray's corners tapped on a picture ``tapped_on`` (width, height; None: the picture's own pixels) placed on
+    the camera's ``picture`` (:func:`vision.geometry.on_picture`), and None; or None and why they cannot be: tapped on
+    a picture of another shape (another view of the table), or lying outside this picture (tapped for another
+    camera before the picture's size was kept, or written by hand)."""
+    from vision.geometry import on_picture, within_picture
+
+    placed = on_picture(tray_px, tapped_on, picture)
+    if placed is None:
+        return None, (f"the dice tray was tapped on a {tapped_on[0]} x {tapped_on[1]} picture and the camera's is "
+                      f"{picture[0]} x {picture[1]}, another view of the table: {TAP_AGAIN}")
+    if not within_picture(placed, picture):
+        return None, f"the dice tray lies outside the camera's {picture[0]} x {picture[1]} picture: {TAP_AGAIN}"
+    return placed, None
 
 
 def _described_tray(zone, source: str | None, tags=None, picture=None) -> dict[str, Any] | None:

@@ -175,26 +175,28 @@ def _teaching_frames(tmp_path, faces: str):
     return frames
 
 
-@pytest.mark.parametrize("tapped_on, taught", [([1280, 960], True), ([1280, 720], False)])
+@pytest.mark.parametrize("tapped_on, said", [
+    ([1280, 960], None),  # twice the pixels (a larger work_width then): placed on today's picture, taught
+    ([1280, 720], "tapped on a 1280 x 720 picture and the camera's is 640 x 480, another view of the table"),
+    ([], "the dice tray lies outside the camera's 640 x 480 picture"),  # tapped before the size was kept with it
+])
 def test_teach_with_the_camera_looks_in_the_tray_tapped_on_a_picture_of_another_size(tmp_path, data_dir, capsys,
-                                                                                       tapped_on, taught):
-    # The tray was tapped on the Setup page while the camera gave twice the pixels (a larger work_width): it is
-    # placed on the camera's picture of today, or, tapped on another view of the table (16:9), refused saying so.
+                                                                                       tapped_on, said):
+    # The tray was tapped on the Setup page while the camera gave another picture: it is placed on the camera's
+    # picture of today, or refused saying why (teaching divided by zero in a tray off the picture).
     frames = _teaching_frames(tmp_path, "CG")
-    w, h = tapped_on
+    w, h = tapped_on or [1280, 960]
     (data_dir / "config.toml").write_text(
         f'[camera]\nbackend = "file"\nfile_path = "{frames}"\n'
-        f'[table]\ntray_px = [[{w // 2}, 0], [{w}, 0], [{w}, {h}], [{w // 2}, {h}]]\npicture_px = [{w}, {h}]\n')
-    arguments = ["dice", "teach", "--die", "dragon", "--faces", "CG", "--looks", "1", "--timeout", "20",
-                 "--data-dir", str(data_dir)]
-    code = main(arguments)
+        f'[table]\ntray_px = [[{w // 2}, 0], [{w}, 0], [{w}, {h}], [{w // 2}, {h}]]\npicture_px = {tapped_on}\n')
+    code = main(["dice", "teach", "--die", "dragon", "--faces", "CG", "--looks", "1", "--timeout", "20",
+                 "--data-dir", str(data_dir)])
     out, err = capsys.readouterr()
-    if taught:
+    if said is None:
         assert code == 0, err
         assert json.loads(out)["dice"]["dragon"]["faces"] == "CG"
         return
-    assert code != 0 and ("tapped on a 1280 x 720 picture and the camera's is 640 x 480, another view of the "
-                          "table: tap the tray's four corners again") in err and "or teach from photos" in err
+    assert code != 0 and f"{said}: tap the tray's four corners again" in err and "or teach from photos" in err
     assert DiceStore(data_dir).load_templates() is None  # nothing taught
 
 

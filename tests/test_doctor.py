@@ -70,6 +70,17 @@ def test_the_dice_trays_tags_are_not_the_tables_corners_and_are_checked_on_their
     assert covered.status == "warn" and "DT:SE not in view" in covered.detail
 
 
+def test_a_dice_tray_tapped_on_another_view_of_the_table_is_a_warning_saying_to_tap_it_again():
+    pytest.importorskip("vision.qr")
+    picture = Frame(work=np.full((480, 640, 3), (150, 150, 146), np.uint8), timestamp=0.0)
+    tray = [[640, 480], [1280, 480], [1280, 960], [640, 960]]
+    scaled = Config.defaults().with_changes({"table": {"tray_px": tray, "picture_px": [1280, 960]}})
+    assert "dice tray" not in {c.name for c in check_table_view(scaled, picture)}  # placed on the half-size picture
+    wide = Config.defaults().with_changes({"table": {"tray_px": tray, "picture_px": [1280, 720]}})
+    warned = {c.name: c for c in check_table_view(wide, picture)}["dice tray"]
+    assert warned.status == "warn" and "another view of the table: tap the tray's four corners again" in warned.detail
+
+
 def test_a_damaged_database_and_a_pin_conflict_fail(data_dir, mock_factory):
     with EventLog(data_dir / DB_NAME) as log:
         sid = log.create_session("fandooble", {"players": ["A", "B"]})

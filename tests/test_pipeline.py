@@ -533,3 +533,15 @@ def test_a_tray_tapped_before_work_width_changed_is_scaled_and_one_of_another_vi
     assert health["status"] == "degraded"
     assert "tapped on a 2560 x 1920 picture and the camera's is 1280 x 720" in health["detail"]
     assert "tap the tray's four corners again" in health["detail"] and runtime.snapshot()["tray"] is None
+
+
+def test_a_tray_tapped_for_another_camera_before_its_picture_was_kept_is_said_to_lie_outside(runtime, tmp_path):
+    # Taps saved before the picture's size was kept with them are the picture's own pixels: on a smaller camera's
+    # picture they lie outside it, and no die could be read there.
+    outside = Config.defaults().with_changes({"table": {"tray_px": [[700, 0], [1280, 0], [1280, 480], [700, 480]]}})
+    pipeline, empty, thrown = _throw_into(runtime, tmp_path, outside, (640, 480), (0, 0))
+    assert _played(runtime, pipeline, [empty] * 3 + [thrown] * 10) == []
+    health = runtime.snapshot()["health"]["dice"]
+    assert health["status"] == "degraded" and health["detail"] == (
+        "the dice tray lies outside the camera's 640 x 480 picture: tap the tray's four corners again on the live "
+        "view (Setup page, Dice tray)")

@@ -109,6 +109,12 @@ def on_picture(points_px, marked_on: Sequence | None, size: Sequence) -> list[li
     return [[x * w / was_w, y * h / was_h] for x, y in points]
 
 
+def within_picture(points_px, size: Sequence, slack: float = SHAPE_TOLERANCE) -> bool:
+    """Whether every point lies on a picture of ``size`` (width, height), give or take ``slack`` of its sides."""
+    w, h = size
+    return all(-slack * w <= x <= (1 + slack) * w and -slack * h <= y <= (1 + slack) * h for x, y in points_px)
+
+
 def corners_from_tags(sightings: Iterable) -> tuple[np.ndarray | None, str | None]:
     """The four corner-tag centres (NW, NE, SE, SW) from sightings with ``.tag`` and ``.center``.
 

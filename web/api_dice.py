@@ -352,8 +352,7 @@ def _tray():
     tags lying in it (its own corner tags, when the tray is between them)."""
     import numpy as np
 
-    from companion.pipeline import tray_tapped_elsewhere
-    from vision.geometry import on_picture
+    from companion.pipeline import place_tapped_tray
 
     in_use = runtime().snapshot_part("tray")  # the pipeline's: its own tags, placed on the table, the demo's
     table = runtime().config["table"]
@@ -363,9 +362,9 @@ def _tray():
     latest = runtime().frames.wait_for_frame(0, 0)
     if corners and latest is not None:  # on the camera's picture (tapped on one of another size, scaled)
         picture = (latest[1].work.shape[1], latest[1].work.shape[0])
-        corners = on_picture(corners, table["picture_px"] or None, picture)
+        corners, why = place_tapped_tray(corners, table["picture_px"] or None, picture)
         if corners is None:
-            refuse(409, tray_tapped_elsewhere(table["picture_px"], picture), "tray_elsewhere")
+            refuse(409, why, "tray_elsewhere")
     if not corners:
         corners = in_use["corners"] if in_use else None
     return (np.asarray(corners, np.float64) if corners else None), []

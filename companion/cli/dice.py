@@ -179,17 +179,15 @@ def _teach_from_camera(args) -> DiceStore:
 
 
 def _tray_on(tray: list, tapped_on: list, picture):
-    """The tray tapped on the Setup page, on the camera's ``picture`` (its pixels, as :func:`vision.geometry.on_picture`
-    places them); refused where it was tapped on another view of the table."""
+    """The tray tapped on the Setup page, on the camera's ``picture`` (its pixels, as
+    :func:`companion.pipeline.place_tapped_tray` places them); refused, saying why, where it cannot be."""
     import numpy as np
 
-    from companion.pipeline import tray_tapped_elsewhere
-    from vision.geometry import on_picture
+    from companion.pipeline import place_tapped_tray
 
-    size = (picture.shape[1], picture.shape[0])
-    placed = on_picture(tray, tapped_on, size)
+    placed, why = place_tapped_tray(tray, tapped_on, (picture.shape[1], picture.shape[0]))
     if placed is None:
-        raise ConfigError(f"{tray_tapped_elsewhere(tapped_on, size)}, or teach from photos (--images)")
+        raise ConfigError(f"{why}, or teach from photos (--images)")
     return np.asarray(placed, np.float64)
 
 
