@@ -8,6 +8,9 @@ Two tables, on renders (no real photo of large dice is at hand; the train split'
   (one to three dice a throw) and read: with the size the camera taught them at (ours: the finder looks for dice
   that large at that size, :func:`vision.dice.net.size_to_look_for`) and without it, as dice taught from photos are
   (the finder's first look, which knows dice of about 54 px in a 640 px picture);
+  and, the camera's working width doubled after teaching (the dice twice as many pixels), with the size placed on
+  the picture (ours: :meth:`vision.dice.FaceTemplates.taught_side` scales it by the picture it was measured on)
+  against the size taken as it is;
 * photos of one die, a twentieth to two fifths of the photo's shorter side, on six tables and three shapes of photo,
   as teaching takes them: the die cut out at its size (within a quarter), refused, or cut out at another size (the
   drawing on its face taken for the die: a wrong sample taught); ours (the die looked for again as larger,
@@ -48,17 +51,17 @@ def taught_with_camera(px: int) -> FaceTemplates:
     templates = FaceTemplates()
     for die, faces in FANDOOBLE_DICE.items():
         for face in faces:
-            templates.learn(die, face, render_face_photo(rng, face, size=(640, 480), die_px=px))
+            templates.learn(die, face, render_face_photo(rng, face, size=(640, 480), die_px=px), picture=(640, 480))
     return templates
 
 
-def thrown(templates: FaceTemplates, px: int, throws: int) -> dict:
+def thrown(templates: FaceTemplates, px: int, throws: int, size: tuple[int, int] = (640, 480)) -> dict:
     total, rng = _totals(), np.random.default_rng(9)
     reader = TaughtReader(templates)
     for _ in range(throws):
         faces = [str(f) for f in rng.choice(list("CGRFKW"), size=int(rng.integers(1, 3 if px > 100 else 4)))]
         try:
-            scene = render_tray(rng, kind="fandooble", faces=faces, die_px=(px, int(px * 1.1)))
+            scene = render_tray(rng, kind="fandooble", faces=faces, size=size, die_px=(px, int(px * 1.1)))
         except ValueError:
             continue  # the dice drawn did not fit in the tray apart: a throw fewer
         add(total, score([(d.face, d.box) for d in scene.dice if not d.partial], reader.read(scene.image)))
@@ -74,6 +77,13 @@ def taught_large(throws: int) -> None:
                   thrown(taught, px, throws)))
         print(row(f"Fandooble dice of {px} px in 640, taught with the camera / without the size (from photos)",
                   thrown(without, px, throws)))
+    # The camera's working width doubled after teaching: the same dice are twice as many pixels in its pictures.
+    taught = taught_with_camera(110)
+    as_taught = FaceTemplates(samples=taught.samples, dice=taught.dice, sides=taught.sides)  # no picture kept
+    print(row("taught at 110 px in 640 x 480, thrown at 220 px in 1280 x 960 (work_width doubled) / ours (the size "
+              "placed on the picture)", thrown(taught, 220, throws, size=(1280, 960))))
+    print(row("taught at 110 px in 640 x 480, thrown at 220 px in 1280 x 960 (work_width doubled) / the size taken "
+              "as it is", thrown(as_taught, 220, throws, size=(1280, 960))))
 
 
 def close_ups(photos: int, larger: bool) -> tuple[dict, float]:

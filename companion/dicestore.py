@@ -162,6 +162,8 @@ class DiceStore:
                               "pictures": dict(templates.pictures), "read_by_pips": dict(templates.read_by_pips),
                               "lights": {die: list(lights) for die, lights in templates.lights.items()},
                               "sides": {die: list(sides) for die, sides in templates.sides.items()},
+                              "sides_on": {die: list(size) for die, size in templates.sides_on.items()
+                                           if die in templates.sides},
                               "descriptor": DESCRIPTOR_VERSION})
 
     def has_usable_templates(self) -> bool:
@@ -200,6 +202,7 @@ class DiceStore:
         templates.read_by_pips = dict(settings.get("read_by_pips", {}))
         templates.lights = _per_die(settings, "lights")
         templates.sides = _per_die(settings, "sides")
+        templates.sides_on = _pictures_measured_on(settings)
         return templates
 
     def face_counts(self) -> dict[str, dict[str, int]]:
@@ -263,6 +266,17 @@ def _per_die(settings: dict, key: str) -> dict[str, list[float]]:
     return {die: [float(v) for v in values
                   if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0]
             for die, values in values_by_die.items() if die in settings["dice"] and isinstance(values, list)}
+
+
+def _pictures_measured_on(settings: dict) -> dict[str, tuple[int, int]]:
+    """The (width, height) of the camera picture each die's sides were measured on (``sides_on``): none for dice taught
+    before it was kept, and a hand-edited file's odd values left out (the sides are then taken as they are)."""
+    sizes = settings.get("sides_on", {})
+    if not isinstance(sizes, dict):
+        return {}
+    return {die: (size[0], size[1]) for die, size in sizes.items()
+            if die in settings["dice"] and isinstance(size, list) and len(size) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)}
 
 
 def _samples_per_die(settings: dict) -> dict[str, int]:

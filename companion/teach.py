@@ -153,7 +153,8 @@ def without_die(templates, die: str | None):
                          pictures={name: n for name, n in templates.pictures.items() if name != die},
                          read_by_pips={name: n for name, n in templates.read_by_pips.items() if name != die},
                          lights={name: list(n) for name, n in templates.lights.items() if name != die},
-                         sides={name: list(n) for name, n in templates.sides.items() if name != die})
+                         sides={name: list(n) for name, n in templates.sides.items() if name != die},
+                         sides_on={name: n for name, n in templates.sides_on.items() if name != die})
 
 
 class DiceTeacher:
@@ -358,7 +359,7 @@ class DiceTeacher:
         in_tray, _ = crop_to_zone(hide_tags(image, tags), self.zone, 0)
         try:
             self.templates.learn(self.die, face, in_tray, new_face=self.look == 1 and not self.another_light,
-                                 die_px=self.die_px)
+                                 die_px=self.die_px, picture=None if self.photos else (image.shape[1], image.shape[0]))
         except ValueError as exc:
             from vision import overlay
 

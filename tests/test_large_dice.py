@@ -124,3 +124,32 @@ def test_a_close_up_is_taught_as_the_whole_die_not_the_drawing_on_it():
 @pytest.mark.parametrize("share", [0.05, 0.1])
 def test_a_die_of_the_usual_size_is_not_taken_for_a_drawing_on_a_larger_one(share):
     assert taught_as_whole_dice(share) == (12, 0)
+
+
+def test_the_taught_size_follows_the_cameras_picture_when_its_working_width_changes(large, tmp_path):
+    # Taught on 640 x 480 pictures at 115 px; the camera's work_width then doubled: the same dice are 230 px in its
+    # 1280 x 960 pictures and are looked for at that size (taken as 115 px, most were missed).
+    store = DiceStore(tmp_path)
+    store.save_templates(large)
+    kept = store.load_templates()
+    assert kept.sides_on == {"dragon": (640, 480), "special": (640, 480)}
+    assert kept.taught_side((1280, 960)) == pytest.approx(2 * large.taught_side())
+    assert kept.taught_side((1280, 720)) is None  # another view of the table: its size says nothing there
+
+    def doubled(templates):
+        reader, dice, right = TaughtReader(templates), 0, 0
+        rng = np.random.default_rng(9)
+        for _ in range(8):
+            faces = [str(f) for f in rng.choice(list("CGRFKW"), size=2)]
+            scene = render_tray(rng, kind="fandooble", faces=faces, size=(1280, 960), die_px=(230, 253))
+            reading = reader.read(scene.image)
+            for die in scene.dice:
+                dice += 1
+                right += any(d.face == die.face and abs(d.center[0] - die.center[0]) < 70
+                             and abs(d.center[1] - die.center[1]) < 70 for d in reading.dice)
+        return dice, right
+
+    dice, right = doubled(kept)
+    assert right == dice
+    unsized = FaceTemplates(samples=kept.samples, dice=kept.dice, sides=kept.sides)  # the size taken as it is
+    assert doubled(unsized)[1] < dice / 2

@@ -171,7 +171,8 @@ def test_several_looks_per_face_count_each_face_once_and_read_new_pictures(rng, 
     for face in "FKW":
         for _ in range(2):
             prompts.append(teacher.status()["prompt"])
-            hand_then(teacher, render_face_photo(rng, face))
+            # The camera's 640 x 480 picture, as the tray read below (the die's size is kept in its pixels).
+            hand_then(teacher, render_face_photo(rng, face, size=(640, 480)))
     assert teacher.state == DONE
     assert prompts[1] == "die special, face 1 of 3: put the Fandooble face up in the tray (turn the die a little)"
     assert prompts[4] == "die special, face 3 of 3: put the wizard face up in the tray"
@@ -208,6 +209,8 @@ def test_a_picture_without_one_flat_die_asks_again_for_the_same_face(rng, store)
     assert store.face_counts() == {"dragon": {"C": 1, "G": 1}}
     assert set(store.load_templates().taught_lights()) == {"dragon"}  # the camera's light, to compare a tray with
     assert 40 < store.load_templates().taught_side() < 80  # the camera's size of the die, to look for large dice at
+    h, w = scene.image.shape[:2]
+    assert store.load_templates().sides_on == {"dragon": (w, h)}  # and the picture that size was measured on
 
 
 def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_refused_one(rng, store):
@@ -231,6 +234,7 @@ def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_
     assert store.load_templates().pictures == {"dragon": 4}
     assert store.load_templates().taught_lights() == {}  # a phone's exposure: no light to compare the camera's with
     assert store.load_templates().taught_side() is None  # nor a size: a phone is held anywhere
+    assert store.load_templates().sides_on == {}
     clock = Clock()  # a phone put away: the next photo, a quarter of an hour later, finds the session over
     teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates, photos=True, timeout_s=900, clock=clock)
     clock.now += 901

@@ -81,7 +81,9 @@ class FaceTemplates:
     they were taught as: a die most of whose pictures it reads so is a pip die, better read by its pips.
     ``lights`` keeps each die's light in each picture it was taught from (:mod:`vision.dice.light`), ``sides`` its
     side in pixels there: dice taught with the camera are looked for at that size where they are too large for the
-    finder's first look (:func:`vision.dice.net.size_to_look_for`).
+    finder's first look (:func:`vision.dice.net.size_to_look_for`). ``sides_on`` keeps the (width, height) of the
+    camera picture a die's sides were measured in, so that they are placed on a picture of another size
+    (:func:`vision.geometry.on_picture`: the camera's working width changed since teaching).
     ``slanted`` False teaches one sample a picture, as before slanted samples (the bench's side-by-side figures).
     """
 
@@ -91,6 +93,7 @@ class FaceTemplates:
     read_by_pips: dict[str, int] = field(default_factory=dict)
     lights: dict[str, list[float]] = field(default_factory=dict)
     sides: dict[str, list[float]] = field(default_factory=dict)
+    sides_on: dict[str, tuple[int, int]] = field(default_factory=dict)
     slanted: bool = True
     _cache: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -105,24 +108,40 @@ class FaceTemplates:
         """Each die's light in teaching (dice taught before lights were kept are left out)."""
         return {die: taught_light(lights) for die, lights in self.lights.items() if lights}
 
-    def taught_side(self) -> float | None:
+    def taught_side(self, picture: tuple[int, int] | None = None) -> float | None:
         """The dice's side in the camera's teaching pictures (the median of all taught dice's; None where none was
-        kept): a game's dice are thrown into one tray under one camera."""
-        sides = [side for values in self.sides.values() for side in values]
+        kept): a game's dice are thrown into one tray under one camera. With ``picture`` (width, height), in its
+        pixels: sides measured on a picture of another size are scaled, those of another shape (another view of the
+        table) left out; sides measured on a picture not kept are taken as they are."""
+        sides = [side for die, values in self.sides.items() for side in self._sides_on(die, values, picture)]
         return float(np.median(sides)) if sides else None
+
+    def _sides_on(self, die: str, sides: list[float], picture: tuple[int, int] | None) -> list[float]:
+        """``die``'s ``sides`` in the pixels of ``picture`` (as they are where either picture is not known)."""
+        from vision.geometry import on_picture
+
+        if picture is None or die not in self.sides_on:
+            return list(sides)
+        placed = on_picture([[side, 0.0] for side in sides], self.sides_on[die], picture)
+        return [] if placed is None else [round(x, 1) for x, _ in placed]
 
     def describe_single(self, image: np.ndarray, die_px: float | None = None) -> np.ndarray:
         """The descriptor of the one die in ``image``; ValueError saying what was seen otherwise."""
         return describe_die(image, single_die(image, die_px))
 
     def learn(self, die: str, face: str, image: np.ndarray, *, new_face: bool = True,
-              die_px: float | None = None) -> None:
+              die_px: float | None = None, picture: tuple[int, int] | None = None) -> None:
         """Add samples of ``face`` of ``die`` from a picture of that one die: the picture as taken, and as if
         seen at a slant from each of its four sides (:func:`at_a_slant`; one not found there is left out).
 
-        ``new_face`` counts a physical face of the die (False for a second look at the same face).
+        ``new_face`` counts a physical face of the die (False for a second look at the same face). ``picture`` is
+        the (width, height) of the camera picture ``image`` was cut from, kept with the die's side (``sides_on``;
+        sides measured on another size before are placed on this one).
         """
         candidate, probabilities = single_die_read(image, die_px)
+        if picture is not None:
+            self.sides[die] = self._sides_on(die, self.sides.get(die, []), tuple(picture))
+            self.sides_on[die] = tuple(picture)
         self.add(die, face, describe_die(image, candidate), new_face=new_face)
         self.pictures[die] = self.pictures.get(die, 0) + 1
         light = face_light(image, candidate.box)
@@ -335,7 +354,8 @@ class TaughtReader:
         self.min_confidence = min_confidence
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
-        return scan_marks(image, zone, self.die_px, self._read_faces, taught_side=self.templates.taught_side())
+        taught_side = self.templates.taught_side((image.shape[1], image.shape[0]))
+        return scan_marks(image, zone, self.die_px, self._read_faces, taught_side=taught_side)
 
     def _read_faces(self, image: np.ndarray, spots: list[Spot], _probabilities: np.ndarray):
         # Each die's squares (one, or two where its outline is faint), all matched in one step.
