@@ -145,6 +145,32 @@ def test_the_file_camera_and_the_usb_camera_play_a_video(tmp_path):
         assert frame.work.shape == (24, 32, 3) and frame.full().shape == (48, 64, 3)
 
 
+def test_a_webcam_is_asked_for_motion_jpeg_before_its_size(monkeypatch):
+    # Through V4L2 a webcam keeps its first format, raw YUYV, unless asked: a common one lists 1920 x 1080 at 6
+    # pictures a second in YUYV and 30 in Motion JPEG. The format is asked first: the size is then looked up in it.
+    class Webcam:
+        def __init__(self, device, api):
+            self.asked = []
+
+        def isOpened(self):
+            return True
+
+        def set(self, prop, value):
+            self.asked.append((prop, value))
+            return True
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr("hardware.camera.usb.device_present", lambda device: True)
+    camera = OpenCVCamera(0, work_width=1152, full_width=1920, capture=Webcam)
+    camera.start()
+    asked = [prop for prop, _ in camera._cap.asked]
+    assert (cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG")) in camera._cap.asked
+    assert asked.index(cv2.CAP_PROP_FOURCC) < asked.index(cv2.CAP_PROP_FRAME_WIDTH)
+    camera.stop()
+
+
 def test_a_missing_file_or_usb_camera_is_unavailable(tmp_path):
     with pytest.raises(CameraUnavailable, match="does not exist"):
         FileCamera(tmp_path / "nothing").start()

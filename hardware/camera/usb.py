@@ -24,6 +24,7 @@ class OpenCVCamera(Camera):
     :param device: a device number (``/dev/videoN``) or a path/URL OpenCV can open.
     :param work_width: the working image is scaled down to this width; ``full()`` is the camera's picture.
     :param full_width: the resolution asked of the camera (it may give less).
+    :param capture: what opens the device (OpenCV's ``VideoCapture``; a stand-in in tests).
 
     ``read()`` cannot be interrupted inside OpenCV; a webcam that hangs is noticed and
     abandoned by :class:`hardware.supervisor.CameraSupervisor`.
@@ -31,10 +32,12 @@ class OpenCVCamera(Camera):
 
     name = "usb"
 
-    def __init__(self, device: int | str = 0, *, work_width: int | None = None, full_width: int | None = None):
+    def __init__(self, device: int | str = 0, *, work_width: int | None = None, full_width: int | None = None,
+                 capture=cv2.VideoCapture):
         self.device = device
         self.work_width = work_width
         self.full_width = full_width
+        self._capture = capture
         self._cap = None
         self._number = 0
 
@@ -48,11 +51,14 @@ class OpenCVCamera(Camera):
             return
         if isinstance(self.device, int) and not device_present(self.device):
             raise CameraUnavailable(f"no USB camera at /dev/video{self.device}")
-        cap = cv2.VideoCapture(self.device, cv2.CAP_V4L2) if isinstance(self.device, int) else cv2.VideoCapture(str(self.device))
+        cap = self._capture(self.device, cv2.CAP_V4L2) if isinstance(self.device, int) else self._capture(str(self.device))
         if not cap.isOpened():
             cap.release()
             raise CameraUnavailable(f"OpenCV cannot open the camera {self.device!r}")
         if isinstance(self.device, int) and self.full_width:
+            # Motion JPEG first: OpenCV's V4L2 keeps a webcam's first format, raw YUYV, which its larger sizes send at
+            # 5 to 10 pictures a second where MJPG sends 30 (opencv/opencv#9540); a webcam without MJPG keeps YUYV.
+            cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.full_width)
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.full_width * 9 // 16)
             cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest picture, not one queued seconds ago
