@@ -73,7 +73,7 @@ class Pipeline:
         self.picture: tuple[int, int] | None = None  # the working picture's (width, height), from the last frame
         self.zone = self._tray_source = None
         self._place_tray()  # the tray in use, worked out once a frame
-        self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags, self.picture)
+        self._tray = self._described_tray()
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
         self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
@@ -131,7 +131,7 @@ class Pipeline:
             self._status = self._describe(reads)  # one consistent picture, read by the runtime without waiting
             tray = self._tray
             if placed or resized:
-                self._tray = _described_tray(self.zone, self._tray_source, self._tray_tags, self.picture)
+                self._tray = self._described_tray()
         if tray != self._tray or tried != self._tried:
             self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners, a throw tried: on
             # the Setup page now
@@ -185,6 +185,13 @@ class Pipeline:
             detector.restart()
             self._unwatched = False
         return detector.update(frame.work, frame.timestamp)
+
+    def _described_tray(self) -> dict[str, Any] | None:
+        """The tray in use for the Setup page; a tapped one not on this picture says why, where the page would draw
+        the stored taps as if read."""
+        if self._tray_source == "misplaced":
+            return {"corners": None, "source": "misplaced", "why": self._why_no_tray(), "picture": list(self.picture)}
+        return _described_tray(self.zone, self._tray_source, self._tray_tags, self.picture)
 
     def _why_no_tray(self) -> str:
         if self._tray_source == "misplaced":

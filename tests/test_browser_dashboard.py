@@ -505,6 +505,25 @@ def test_the_setup_page_shows_the_tray_the_demo_reads_until_one_is_marked(dashbo
     assert page.text_content("#tray-status") == "The tray's own tags mark it: no need to tap its corners."
 
 
+def test_a_tray_tapped_on_another_view_of_the_table_is_not_drawn_and_the_page_says_to_tap_it_again(
+        dashboard, page, runtime):
+    # Tapped on a 16:9 picture; the camera now gives 4:3 pictures: the taps say nothing about this picture.
+    runtime.config = runtime.config.with_changes({"table": {
+        "tray_px": [[300, 200], [900, 200], [900, 600], [300, 600]], "picture_px": [1280, 720]}})
+    dashboard[1].extensions["companion_config"].update({"table": {
+        "tray_px": [[300, 200], [900, 200], [900, 600], [300, 600]], "picture_px": [1280, 720]}})
+    runtime.live_view.publish(np.full((480, 640, 3), 120, np.uint8), force=True)
+    why = ("the dice tray was tapped on a 1280 x 720 picture and the camera's is 640 x 480, another view of the "
+           "table: tap the tray's four corners again on the live view (Setup page, Dice tray)")
+    runtime.add_snapshot_part("tray", lambda: {"corners": None, "source": "misplaced", "why": why,
+                                               "picture": [640, 480]})
+    page.set_viewport_size(PHONE)
+    page.goto(dashboard[0] + "/setup")
+    page.wait_for_selector("#tray-stored >> text=another view of the table: tap the tray's four corners again")
+    assert page.text_content("#tray-stored") == why[0].upper() + why[1:] + "."
+    assert page.evaluate("document.querySelectorAll('#tray-marks polygon').length") == 0
+
+
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
     url, _ = dashboard
     page.set_viewport_size(PHONE)

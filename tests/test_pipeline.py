@@ -532,7 +532,10 @@ def test_a_tray_tapped_before_work_width_changed_is_scaled_and_one_of_another_vi
     health = runtime.snapshot()["health"]["dice"]
     assert health["status"] == "degraded"
     assert "tapped on a 2560 x 1920 picture and the camera's is 1280 x 720" in health["detail"]
-    assert "tap the tray's four corners again" in health["detail"] and runtime.snapshot()["tray"] is None
+    assert "tap the tray's four corners again" in health["detail"]
+    # The Setup page is told why rather than drawing the taps as if they were read.
+    assert runtime.snapshot()["tray"] == {"corners": None, "source": "misplaced", "why": health["detail"],
+                                          "picture": [1280, 720]}
 
 
 def test_a_tray_tapped_for_another_camera_before_its_picture_was_kept_is_said_to_lie_outside(runtime, tmp_path):

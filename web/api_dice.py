@@ -366,7 +366,7 @@ def _tray():
         if corners is None:
             refuse(409, why, "tray_elsewhere")
     if not corners:
-        corners = in_use["corners"] if in_use else None
+        corners = in_use["corners"] if in_use else None  # (a tapped tray not on the picture has none)
     return (np.asarray(corners, np.float64) if corners else None), []
 
 

@@ -38,7 +38,9 @@
   function draw() {
     // A tray just marked applies at once; the pipeline's report of it follows with the next frame. The tray's
     // own tags come before a marked tray.
-    const tray = inUse && inUse.source === "tags" ? inUse
+    // A tapped tray the camera cannot place on its picture (another view of the table) is not drawn: why is said.
+    const misplaced = inUse && inUse.source === "misplaced" && stored.length === 4;
+    const tray = inUse && inUse.source === "tags" ? inUse : misplaced ? null
       : stored.length === 4 ? { corners: stored, source: "marked", picture: [storedOn] } : inUse;
     // Each tray's corners are pixels of the picture it was placed or tapped on (a webcam's may be narrower than
     // the working width asked for); taps kept before that was kept are the camera's picture's own.
@@ -49,7 +51,8 @@
       : taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
     $("tray-save").disabled = taps.length !== 4;
     $("tray-back").disabled = !taps.length;
-    $("tray-stored").textContent = tray ? SOURCES[tray.source] : "No tray is marked: no dice are read.";
+    $("tray-stored").textContent = misplaced ? TC.sentence(inUse.why)
+      : tray ? SOURCES[tray.source] : "No tray is marked: no dice are read.";
   }
   $("tray-picture").addEventListener("click", picture);
   $("tray-back").addEventListener("click", () => { taps.pop(); draw(); });  // a corner tapped wrong, taken back alone
