@@ -524,6 +524,20 @@ def test_a_tray_tapped_on_another_view_of_the_table_is_not_drawn_and_the_page_sa
     assert page.evaluate("document.querySelectorAll('#tray-marks polygon').length") == 0
 
 
+def test_pip_dice_read_are_drawn_with_their_pips_and_picture_dice_with_their_words(dashboard, page):
+    page.set_viewport_size(PHONE)
+    page.goto(dashboard[0] + "/setup")
+    until(page, "typeof TC !== 'undefined' && typeof TC.dieFace === 'function'")
+    drawn = page.evaluate("""() => ["1", "2", "3", "4", "5", "6"].map((face) => {
+        const die = TC.dieFace(face, face);
+        return [die.querySelectorAll("circle").length, die.getAttribute("aria-label"), die.textContent];
+    })""")
+    assert drawn == [[n, str(n), ""] for n in range(1, 7)]  # the pips, named for a screen reader
+    chest = page.evaluate("""() => { const die = TC.dieFace("C", "treasure chest");
+        return [die.querySelectorAll("circle").length, die.textContent]; }""")
+    assert chest == [0, "treasure chest"]
+
+
 def test_a_game_is_started_from_the_setup_page(dashboard, page, runtime):
     url, _ = dashboard
     page.set_viewport_size(PHONE)

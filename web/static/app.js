@@ -603,9 +603,17 @@ const TC = (() => {
   const sentence = (words) => (words ? `${words[0].toUpperCase()}${words.slice(1)}.` : "");
 
   // A die's face as a coloured square (style.css .face-*): ``name`` its words, none for a face the page cannot name
-  // (drawn as an unknown face, with ``face`` itself or "?" written on it).
-  const dieFace = (face, name, small = false) => el("span", {
-    class: `die face-${name ? face : "unknown"}${small ? " small" : ""}`, title: name || face || "", text: name || face || "?" });
+  // (drawn as an unknown face, with ``face`` itself or "?" written on it). A pip die's face 1 to 6 with no words of
+  // its own is drawn with its pips, as it lies in the tray: compared with the roll's picture at a glance.
+  const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]],
+                 4: [[28, 28], [72, 28], [28, 72], [72, 72]], 5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
+                 6: [[28, 25], [72, 25], [28, 50], [72, 50], [28, 75], [72, 75]] };
+  const dieFace = (face, name, small = false) => (PIPS[face] && (!name || name === face)
+    ? el("span", { class: `die pips${small ? " small" : ""}`, title: face, role: "img", "aria-label": face },
+         svg("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" },
+             ...PIPS[face].map(([cx, cy]) => svg("circle", { cx, cy, r: 10 }))))
+    : el("span", { class: `die face-${name ? face : "unknown"}${small ? " small" : ""}`, title: name || face || "",
+                   text: name || face || "?" }));
 
   // The camera's live view in ``img`` (MJPEG): while on, it holds one of the companion's few camera streams; off, or
   // while the page is hidden, none (replacing the source ends the stream and frees its slot at once). A stream
