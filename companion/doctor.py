@@ -106,7 +106,7 @@ def check_table_view(config: Config, frame) -> list[Check]:
     if tapped and not tray:  # the tray tapped on the Setup page: not on this camera's picture, no die is read
         from companion.pipeline import place_tapped_tray
 
-        why = place_tapped_tray(tapped, tapped_on or None, (frame.work.shape[1], frame.work.shape[0]))[1]
+        why = place_tapped_tray(tapped, tapped_on, (frame.work.shape[1], frame.work.shape[0]))[1]
         if why:
             checks.append(Check("camera", "dice tray", WARN, why))
     if tray:  # the dice tray carries its own tags: all four must be seen for the dice to be read between them

@@ -73,7 +73,7 @@ class Pipeline:
         self.picture: tuple[int, int] | None = None  # the working picture's (width, height), from the last frame
         self.zone = self._tray_source = None
         self._place_tray()  # the tray in use, worked out once a frame
-        self._tray = self._described_tray()
+        self._tray = self._tray_for_the_page()
         # How a frame's dice are read; a replay puts the roll the recording kept in its place.
         self.read_dice = self._read_dice
         runtime.add_observer(self._after_event)
@@ -131,7 +131,7 @@ class Pipeline:
             self._status = self._describe(reads)  # one consistent picture, read by the runtime without waiting
             tray = self._tray
             if placed or resized:
-                self._tray = self._described_tray()
+                self._tray = self._tray_for_the_page()
         if tray != self._tray or tried != self._tried:
             self.runtime.refresh()  # a tray marked, forgotten or placed by the table's corners, a throw tried: on
             # the Setup page now
@@ -186,7 +186,7 @@ class Pipeline:
             self._unwatched = False
         return detector.update(frame.work, frame.timestamp)
 
-    def _described_tray(self) -> dict[str, Any] | None:
+    def _tray_for_the_page(self) -> dict[str, Any] | None:
         """The tray in use for the Setup page; a tapped one not on this picture says why, where the page would draw
         the stored taps as if read."""
         if self._tray_source == "misplaced":
@@ -395,10 +395,10 @@ TAP_AGAIN = "tap the tray's four corners again on the live view (Setup page, Dic
 
 
 def place_tapped_tray(tray_px, tapped_on, picture) -> tuple[list | None, str | None]:
-    """The tray's corners tapped on a picture ``tapped_on`` (width, height; None: the picture's own pixels) placed on
-    the camera's ``picture`` (:func:`vision.geometry.on_picture`), and None; or None and why they cannot be: tapped on
-    a picture of another shape (another view of the table), or lying outside this picture (tapped for another
-    camera before the picture's size was kept, or written by hand)."""
+    """The tray's corners tapped on a picture ``tapped_on`` (width, height; None or []: the picture's own pixels)
+    placed on the camera's ``picture`` (:func:`vision.geometry.on_picture`), and None; or None and why they cannot be:
+    tapped on a picture of another shape (another view of the table), or lying outside this picture (tapped for
+    another camera before the picture's size was kept, or written by hand)."""
     from vision.geometry import on_picture, within_picture
 
     placed = on_picture(tray_px, tapped_on, picture)

@@ -362,7 +362,7 @@ def _tray():
     latest = runtime().frames.wait_for_frame(0, 0)
     if corners and latest is not None:  # on the camera's picture (tapped on one of another size, scaled)
         picture = (latest[1].work.shape[1], latest[1].work.shape[0])
-        corners, why = place_tapped_tray(corners, table["picture_px"] or None, picture)
+        corners, why = place_tapped_tray(corners, table["picture_px"], picture)
         if corners is None:
             refuse(409, why, "tray_elsewhere")
     if not corners:
