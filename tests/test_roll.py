@@ -125,3 +125,41 @@ def test_a_tray_placed_afresh_each_picture_a_pixel_off_does_not_hold_up_the_roll
         results.append(detector.update(empty if t < 3 else thrown.image, t))
     observations = [r for r in results if r is not None]
     assert len(observations) == 1 and sorted(observations[0].faces) == ["3", "5", "6"]
+
+
+# A lamp on the mains flickers 100 or 120 times a second; a camera's rolling shutter turns that into dark bands that
+# roll down the picture from one picture to the next (30 pictures a second: a third of a band each). A share of
+# the light each band takes, at the short exposures of a bright table: LED lamps 10-30%, some far more.
+ROLLING = 1 / 3
+
+
+def test_a_roll_under_a_flickering_lamp_is_read():
+    # Before, every picture differed from the last by the bands: the tray never lay still and no roll was read.
+    from vision.synth.effects import mains_flicker
+
+    detector = RollDetector(PipReader(), vote_frames=3, stillness=Stillness(still_frames=2))
+    thrown = render_tray(np.random.default_rng(11), kind="pips", faces=["3", "5", "6"], table="wood",
+                         blur_sigma=0.5)
+    empty = render_tray(np.random.default_rng(11), kind="pips", faces=[], table="wood", blur_sigma=0.5)
+    results = [detector.update(mains_flicker(picture.image, 0.25, ROLLING * t), t)
+               for t, picture in enumerate([empty] * 3 + [thrown] * 10)]
+    observations = [r for r in results if r is not None]
+    assert len(observations) == 1
+    assert sorted(observations[0].faces) == ["3", "5", "6"] and observations[0].unreadable == 0
+
+
+def test_a_die_sliding_under_a_flickering_lamp_is_still_motion():
+    # The bands are forgiven, not what moves under them: a die sliding across the tray keeps the roll from being read.
+    from vision.synth.effects import mains_flicker
+
+    stillness = Stillness(still_frames=2)
+    scene = render_tray(np.random.default_rng(5), kind="pips", faces=["4"], table="wood", blur_sigma=0.5)
+    (die,) = scene.dice
+    x, y, w, h = die.box
+    still = []
+    for t in range(8):
+        picture = scene.image.copy()
+        shifted = np.roll(scene.image[y - 5:y + h + 5], 12 * t, axis=1)  # the die's rows, slid 12 px a picture
+        picture[y - 5:y + h + 5] = shifted
+        still.append(stillness.update(mains_flicker(picture, 0.25, ROLLING * t)))
+    assert not any(still)

@@ -19,11 +19,27 @@ def probe(image: np.ndarray, width: int = PROBE_WIDTH) -> np.ndarray:
     return cv2.GaussianBlur(small, (5, 5), 0)
 
 
+# A row's light may change by this factor at most and still be taken for the lamp's, not for something moving.
+MOST_LIGHT_CHANGE = 2.0
+
+
 def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18) -> float:
-    """Share of probe pixels whose brightness moved by more than ``threshold`` grey levels."""
+    """Share of probe pixels whose brightness moved by more than ``threshold`` grey levels, once each row of ``b``
+    is brought to the light of the same row of ``a`` (:func:`row_light`)."""
     if a.shape != b.shape:
         return 1.0
-    return float(np.count_nonzero(cv2.absdiff(a, b) > threshold)) / a.size
+    return float(np.count_nonzero(cv2.absdiff(a, row_light(b, a)) > threshold)) / a.size
+
+
+def row_light(b: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``b`` with each row's light scaled to that of ``a``'s row: by the median of the row's ratios, so that what
+    changed in part of a row (a die, a hand) does not set it. A lamp flickering with the mains darkens a rolling
+    shutter's picture in bands of rows that roll from picture to picture, and a camera's exposure moves the light
+    of every row alike: neither is motion. A factor beyond MOST_LIGHT_CHANGE is left as it is."""
+    ratios = (a.astype(np.float32) + 1.0) / (b.astype(np.float32) + 1.0)
+    gains = np.median(ratios, axis=1, keepdims=True)
+    gains[(gains > MOST_LIGHT_CHANGE) | (gains < 1.0 / MOST_LIGHT_CHANGE)] = 1.0
+    return np.clip(b * gains + 0.5, 0, 255).astype(np.uint8)
 
 
 @dataclass

@@ -108,6 +108,18 @@ def uneven_light(image: np.ndarray, darkest: float, direction_deg: float) -> np.
     return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
+def mains_flicker(image: np.ndarray, depth: float, phase: float, bands: float = 2.5) -> np.ndarray:
+    """``image`` under a lamp flickering with the mains, as a rolling shutter sees it: rows darkened by up to
+    ``depth`` of their light in ``bands`` soft bands down the picture, ``phase`` (in bands) where they lie. A lamp
+    flickers twice a mains period (100 or 120 times a second) and the rows are exposed one after another, so the
+    bands roll from picture to picture unless the exposure is a whole number of flicker periods."""
+    h = image.shape[0]
+    rows = np.arange(h, dtype=np.float32)
+    gain = 1.0 - depth * 0.5 * (1.0 + np.sin(2.0 * np.pi * (rows * bands / h + phase)))
+    gain = gain.reshape(h, 1, 1) if image.ndim == 3 else gain.reshape(h, 1)
+    return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
 def blob(canvas: np.ndarray, center: tuple[float, float], radii: tuple[float, float], angle_deg: float,
          colour: tuple[int, int, int]) -> None:
     """An occluding shape (a hand, an animal figure): a filled ellipse, in place."""
