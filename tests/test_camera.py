@@ -12,9 +12,9 @@ import pytest
 from hardware.camera.base import CameraError, CameraUnavailable
 from hardware.camera.demo import DemoCamera, SyntheticTable
 from hardware.camera.files import FileCamera
-from hardware.camera.picamera2 import AF_MANUAL, Picamera2Camera, controls_for
+from hardware.camera.picamera2 import AF_MANUAL, FLICKER_MANUAL, Picamera2Camera, controls_for
 from hardware.camera.select import CameraFallback, camera_factory, chosen_backend, open_camera
-from hardware.camera.usb import OpenCVCamera
+from hardware.camera.usb import POWER_LINE_FREQUENCY, OpenCVCamera, set_v4l2_control
 
 
 # -- a stand-in for picamera2's Picamera2 class ---------------------------------------------
@@ -110,6 +110,19 @@ def test_a_v2_camera_without_autofocus_gets_no_focus_controls():
     assert controls == {"FrameDurationLimits": (200000, 200000)}
 
 
+def test_the_pi_camera_keeps_its_exposure_to_whole_flicker_periods_of_the_lamps_mains():
+    # A lamp flickers twice a mains period: every 10 ms on 50 Hz, 8.333 ms on 60 Hz. On a bright table the camera's
+    # automatic exposure is shorter, and a rolling shutter bands the picture (raspberrypi/libcamera#269).
+    available = {"AeFlickerMode": (0, 2, 0), "AeFlickerPeriod": (100, 1000000, 10000), "ExposureTime": (1, 10**6, 1)}
+    europe = controls_for({"mains_hz": 50}, available)
+    assert europe["AeFlickerMode"] == FLICKER_MANUAL and europe["AeFlickerPeriod"] == 10000
+    assert controls_for({"mains_hz": 60}, available)["AeFlickerPeriod"] == 8333
+    assert "AeFlickerMode" not in controls_for({"mains_hz": 0}, available)  # the camera's own setting
+    # A fixed exposure is the player's choice; a libcamera before bookworm's has no flicker control.
+    assert "AeFlickerMode" not in controls_for({"mains_hz": 50, "exposure_us": 15000}, available)
+    assert controls_for({"mains_hz": 50}, {"ExposureTime": (1, 10**6, 1)}) == {}
+
+
 def test_the_file_camera_replays_a_folder_in_name_order(tmp_path):
     for i, value in enumerate([10, 20, 30]):
         cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((60, 80, 3), value, np.uint8))
@@ -169,6 +182,65 @@ def test_a_webcam_is_asked_for_motion_jpeg_before_its_size(monkeypatch):
     assert (cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG")) in camera._cap.asked
     assert asked.index(cv2.CAP_PROP_FOURCC) < asked.index(cv2.CAP_PROP_FRAME_WIDTH)
     camera.stop()
+
+
+class Webcam:
+    """A stand-in for OpenCV's VideoCapture of a webcam that opens."""
+
+    def __init__(self, device, api):
+        pass
+
+    def isOpened(self):
+        return True
+
+    def set(self, prop, value):
+        return True
+
+    def release(self):
+        pass
+
+
+def test_a_webcam_is_told_the_lamps_mains_frequency_and_one_without_the_control_still_starts(monkeypatch, caplog):
+    monkeypatch.setattr("hardware.camera.usb.device_present", lambda device: True)
+    told = []
+    camera = OpenCVCamera(2, full_width=1920, capture=Webcam, mains_hz=60,
+                          control=lambda *asked: told.append(asked))
+    camera.start()
+    assert told == [(2, POWER_LINE_FREQUENCY, 2)]  # V4L2_CID_POWER_LINE_FREQUENCY_60HZ
+    camera.stop()
+
+    def refused(device, control, value):
+        raise OSError(22, "Invalid argument")
+
+    camera = OpenCVCamera(0, full_width=1920, capture=Webcam, mains_hz=50, control=refused)
+    camera.start()
+    assert camera._cap is not None
+    assert "keeps its own flicker setting: it refused the 50 Hz mains (Invalid argument)" in caplog.text
+    camera.stop()
+    untold = []
+    OpenCVCamera(0, capture=Webcam, control=lambda *asked: untold.append(asked)).start()
+    assert untold == []  # 0: the webcam's own setting
+
+
+def test_a_v4l2_control_is_set_as_the_kernel_reads_it(monkeypatch, tmp_path):
+    # VIDIOC_S_CTRL is _IOWR('V', 28, struct v4l2_control { __u32 id; __s32 value; }).
+    import fcntl
+    import os
+    import struct
+
+    asked = []
+    real_open = os.open
+
+    def opened(path, flags):
+        asked.append(path)
+        return real_open(tmp_path / "device", flags | os.O_CREAT)  # a file stands in for the device
+
+    monkeypatch.setattr(os, "open", opened)
+    monkeypatch.setattr(fcntl, "ioctl", lambda fd, request, payload: asked.append((request, payload)))
+    set_v4l2_control(3, POWER_LINE_FREQUENCY, 1)
+    read_write, size, kind, number = 3, 8, ord("V"), 28
+    assert asked[0] == "/dev/video3"
+    assert asked[1] == ((read_write << 30) | (size << 16) | (kind << 8) | number, struct.pack("Ii", 0x00980918, 1))
 
 
 def test_a_missing_file_or_usb_camera_is_unavailable(tmp_path):

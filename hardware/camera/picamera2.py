@@ -26,6 +26,7 @@ from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame
 # libcamera's AfMode values (controls::AfModeEnum): written as numbers so this
 # module needs no libcamera import to build the controls.
 AF_MANUAL, AF_CONTINUOUS = 0, 2
+FLICKER_MANUAL = 1  # controls::AeFlickerModeEnum: FlickerOff 0, FlickerManual 1
 
 
 def _even(value: float) -> int:
@@ -50,7 +51,7 @@ def yuv420_to_bgr(array: np.ndarray, width: int, height: int) -> np.ndarray:
 
 
 def controls_for(settings: Mapping[str, Any], available: Mapping[str, Any]) -> dict:
-    """libcamera controls for the configured frame rate, focus and exposure.
+    """libcamera controls for the configured frame rate, focus, exposure and the lamps' flicker.
 
     Controls the sensor lacks (a v2 module has no autofocus) are left out.
     """
@@ -71,14 +72,25 @@ def controls_for(settings: Mapping[str, Any], available: Mapping[str, Any]) -> d
     if exposure > 0 and "ExposureTime" in available:
         controls["AeEnable"] = False
         controls["ExposureTime"] = exposure
+    mains = int(settings.get("mains_hz", 0))
+    if mains and exposure <= 0 and "AeFlickerMode" in available:
+        # Lamps flicker twice a mains period; an exposure of whole flicker periods takes in as much light in every
+        # row, so a rolling shutter draws no bands (bookworm's libcamera and later have the control).
+        controls["AeFlickerMode"] = FLICKER_MANUAL
+        controls["AeFlickerPeriod"] = flicker_period_us(mains)
     return controls
+
+
+def flicker_period_us(mains_hz: int) -> int:
+    """How long a lamp on ``mains_hz`` takes to flicker once, in microseconds: half a mains period."""
+    return 1_000_000 // (2 * mains_hz)
 
 
 class Picamera2Camera(Camera):
     """A Raspberry Pi camera module.
 
     :param settings: the ``[camera]`` section (``work_width``, ``full_width``, ``fps``,
-        ``lens_position``, ``exposure_us``).
+        ``lens_position``, ``exposure_us``, ``mains_hz``).
     :param picamera2_class: the ``Picamera2`` class; tests pass a fake, the Pi imports the real one.
     """
 
