@@ -61,19 +61,45 @@ def check_camera(config: Config, backend: str | None = None, *, frames: int = 5,
                         f"{name}" if name != "demo" else "no real camera: the demo table is shown"))
     try:
         started = time.monotonic()
-        frame = None
+        seen = []
         for _ in range(frames):
-            frame = camera.read(config.get("camera", "frame_timeout_s"))
+            seen.append(camera.read(config.get("camera", "frame_timeout_s")))
         elapsed = time.monotonic() - started
+        frame = seen[-1]
         h, w = frame.work.shape[:2]
         checks.append(Check("camera", "frames arriving", OK,
                             f"{frames} frames of {w}x{h} in {elapsed:.1f} s ({frames / max(elapsed, 1e-6):.1f}/s)"))
+        checks.extend(check_lamp_bands(config, [f.work for f in seen]))
         checks.extend(check_table_view(config, frame))
     except CameraError as exc:
         checks.append(Check("camera", "frames arriving", FAIL, str(exc)))
     finally:
         camera.stop()
     return checks
+
+
+def check_lamp_bands(config: Config, pictures: list) -> list[Check]:
+    """Dark bands rolling down the pictures from one to the next (:func:`vision.motion.rolling_bands`): lamps
+    flickering with the mains, which the camera can be told to keep out (``[camera] mains_hz``). Nothing to say
+    where there are none (or they stand still: a frame rate that divides the flicker's)."""
+    from vision.motion import probe, rolling_bands
+
+    probes = [probe(p) for p in pictures]
+    banded = sum(rolling_bands(a, b) for a, b in zip(probes, probes[1:]))
+    if banded * 2 < len(probes) - 1 or banded < 2:
+        return []
+    seen = f"dark bands roll across the picture ({banded} of {len(probes) - 1} pictures to the next): lamps flicker"
+    mains = config.get("camera", "mains_hz")
+    if not mains:
+        return [Check("camera", "lamp bands", WARN,
+                      f"{seen} with the mains. Rolls are still read, but the bands darken the dice: set [camera] "
+                      "mains_hz = 50 or 60, the mains frequency where you are, and restart (README, Lamps that "
+                      "flicker)")]
+    other = 60 if mains == 50 else 50
+    return [Check("camera", "lamp bands", WARN,
+                  f"{seen} even with mains_hz = {mains}: where the mains is {other} Hz set mains_hz = {other}; a fixed "
+                  "exposure_us must be a whole number of flicker periods; a USB webcam without the control keeps "
+                  "its bands (the log says so)")]
 
 
 def check_table_view(config: Config, frame) -> list[Check]:

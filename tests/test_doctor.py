@@ -10,7 +10,7 @@ import pytest
 
 from companion.cli import main
 from companion.config import CONFIG_NAME, Config
-from companion.doctor import check_database, check_dice_networks, check_dice_settings, check_dice_tray, \
+from companion.doctor import check_camera, check_database, check_dice_networks, check_dice_settings, check_dice_tray, \
     check_gpio, check_service, check_table_view, failed, report, run_doctor, service_state
 from companion.eventlog import DB_NAME, EventLog
 from hardware.camera.base import Frame
@@ -33,6 +33,44 @@ def test_a_ready_table_passes_with_the_wiring_walk_on_mock_pins(data_dir, mock_f
     assert [s.state for s in mock_factory.pin(26).states] == [0.0, 1.0, 0.0]  # seat 5 blinked once
     text = report(checks)
     assert "camera:\n  [WARN] found: no real camera: the demo table is shown" in text
+
+
+class LampLitCamera:
+    """A stand-in webcam over a still table: each picture under a lamp's flicker ``depth`` (bands rolling a third of a
+    band a picture, as 100 Hz flicker seen at 30 pictures a second), every other picture ``exposure`` times brighter
+    (a camera's automatic exposure hunting)."""
+
+    name = "usb"
+
+    def __init__(self, depth, exposure=1.0):
+        from vision.synth.dice import render_tray
+
+        self.table = render_tray(np.random.default_rng(2), kind="pips", faces=["3", "5"], table="wood").image
+        self.depth, self.exposure, self.shown = depth, exposure, 0
+
+    def read(self, timeout):
+        from vision.synth.effects import mains_flicker, relit
+
+        self.shown += 1
+        lit = relit(self.table, (self.exposure if self.shown % 2 else 1.0,) * 3)
+        return Frame(work=mains_flicker(lit, self.depth, self.shown / 3), timestamp=0.0)
+
+    def stop(self):
+        pass
+
+
+def test_lamp_bands_rolling_across_the_pictures_are_said_with_the_setting_that_keeps_them_out():
+    said = {c.name: c for c in check_camera(Config.defaults(), camera=LampLitCamera(0.25))}["lamp bands"]
+    assert said.status == "warn" and "dark bands roll across the picture (4 of 4 pictures to the next)" in said.detail
+    assert "set [camera] mains_hz = 50 or 60, the mains frequency where you are" in said.detail
+    told = Config.defaults().with_changes({"camera": {"mains_hz": 50}})
+    still_banded = {c.name: c for c in check_camera(told, camera=LampLitCamera(0.25))}["lamp bands"]
+    assert "even with mains_hz = 50: where the mains is 60 Hz set mains_hz = 60" in still_banded.detail
+    # No bands, and a camera's exposure brightening every row alike, are not lamps that flicker.
+    for camera in (LampLitCamera(0.0), LampLitCamera(0.0, exposure=1.2)):
+        checks = check_camera(Config.defaults(), camera=camera)
+        assert "lamp bands" not in {c.name for c in checks}
+        assert statuses(checks)[("camera", "frames arriving")] == "ok"
 
 
 def test_corner_tags_and_their_size_are_judged_against_the_reading_limit():

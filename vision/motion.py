@@ -23,12 +23,12 @@ def probe(image: np.ndarray, width: int = PROBE_WIDTH) -> np.ndarray:
 MOST_LIGHT_CHANGE = 2.0
 
 
-def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18) -> float:
+def changed_fraction(a: np.ndarray, b: np.ndarray, threshold: int = 18, *, light: bool = True) -> float:
     """Share of probe pixels whose brightness moved by more than ``threshold`` grey levels, once each row of ``b``
-    is brought to the light of the same row of ``a`` (:func:`row_light`)."""
+    is brought to the light of the same row of ``a`` (:func:`row_light`; ``light`` False: as they are)."""
     if a.shape != b.shape:
         return 1.0
-    return float(np.count_nonzero(cv2.absdiff(a, row_light(b, a)) > threshold)) / a.size
+    return float(np.count_nonzero(cv2.absdiff(a, row_light(b, a) if light else b) > threshold)) / a.size
 
 
 def row_light(b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -36,10 +36,30 @@ def row_light(b: np.ndarray, a: np.ndarray) -> np.ndarray:
     changed in part of a row (a die, a hand) does not set it. A lamp flickering with the mains darkens a rolling
     shutter's picture in bands of rows that roll from picture to picture, and a camera's exposure moves the light
     of every row alike: neither is motion. A factor beyond MOST_LIGHT_CHANGE is left as it is."""
+    return np.clip(b * row_gains(b, a)[:, None] + 0.5, 0, 255).astype(np.uint8)
+
+
+def row_gains(b: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """For each row, the factor that brings ``b``'s light to ``a``'s (:func:`row_light`): 1 beyond MOST_LIGHT_CHANGE."""
     ratios = (a.astype(np.float32) + 1.0) / (b.astype(np.float32) + 1.0)
-    gains = np.median(ratios, axis=1, keepdims=True)
+    gains = np.median(ratios, axis=1)
     gains[(gains > MOST_LIGHT_CHANGE) | (gains < 1.0 / MOST_LIGHT_CHANGE)] = 1.0
-    return np.clip(b * gains + 0.5, 0, 255).astype(np.uint8)
+    return gains
+
+
+BANDS = 0.1  # rows whose light changed this much more than other rows' (90th against 10th percentile): lamp bands
+MOTION = 0.002  # the share of probe pixels that must change for the table to have moved (Stillness's default)
+
+
+def rolling_bands(a: np.ndarray, b: np.ndarray, threshold: float = MOTION) -> bool:
+    """Whether probe ``b`` differs from probe ``a`` by bands of light alone: the two differ, but not once each row is
+    brought to the other's light (:func:`row_light`), and the rows needed factors BANDS apart. A lamp flickering
+    with the mains does that to a rolling shutter; a camera's exposure changes every row alike, and what moves
+    changes part of a row."""
+    if a.shape != b.shape or changed_fraction(a, b, light=False) <= threshold:
+        return False
+    low, high = np.percentile(row_gains(b, a), (10, 90))
+    return bool(high - low > BANDS) and changed_fraction(a, b) <= threshold
 
 
 @dataclass
@@ -51,7 +71,7 @@ class Stillness:
     """
 
     still_frames: int = 3
-    threshold: float = 0.002
+    threshold: float = MOTION
 
     def __post_init__(self):
         self._last: np.ndarray | None = None
