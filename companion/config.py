@@ -57,11 +57,16 @@ def _choice(*choices: str):
     def check(v):
         return None if v in choices else f"must be one of {', '.join(repr(c) for c in choices)}"
 
+    check.choices = choices  # the settings form offers them to pick from
     return check
 
 
 def _mains_hz(v):
-    return None if type(v) is int and v in (0, 50, 60) else "must be 50 or 60 (the mains frequency), or 0"
+    ok = v == "auto" or (type(v) is int and v in (0, 50, 60))
+    return None if ok else "must be 50 or 60 (the mains frequency), \"auto\" (from the time zone) or 0"
+
+
+_mains_hz.choices = ("auto", 50, 60, 0)
 
 
 def _string(v):
@@ -188,7 +193,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "fps": Key(10.0, "frames per second processed", _number_range(0.5, 60)),
         "lens_position": Key(-1.0, "Camera Module 3 fixed focus in dioptres (1/metres); -1 keeps autofocus", _number_range(-1, 15)),
         "exposure_us": Key(0, "fixed exposure time in microseconds; 0 is automatic", _int_range(0, 1_000_000)),
-        "mains_hz": Key(0, "the mains frequency of the room's lamps, 50 (Europe, most of Africa and Asia, Australia) or 60 (the Americas, Japan's west, Korea, Taiwan): the camera keeps its exposure to whole flicker periods, so that lamps do not band the picture; 0 leaves the camera's own setting", _mains_hz),
+        "mains_hz": Key("auto", "the mains frequency of the room's lamps, 50 (Europe, most of Africa and Asia, Australia) or 60 (the Americas, Japan's west, Korea, Taiwan): the camera keeps its exposure to whole flicker periods, so that lamps do not band the picture; \"auto\" takes the time zone's country's (none for UTC or Japan); 0 leaves the camera's own setting", _mains_hz),
         "frame_timeout_s": Key(2.0, "a frame later than this counts as a stalled camera", _number_range(0.2, 30)),
     },
     "table": {

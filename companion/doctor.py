@@ -69,7 +69,7 @@ def check_camera(config: Config, backend: str | None = None, *, frames: int = 5,
         h, w = frame.work.shape[:2]
         checks.append(Check("camera", "frames arriving", OK,
                             f"{frames} frames of {w}x{h} in {elapsed:.1f} s ({frames / max(elapsed, 1e-6):.1f}/s)"))
-        checks.extend(check_lamp_bands(config, [f.work for f in seen]))
+        checks.extend(check_lamp_bands(config, [f.work for f in seen], real_camera=name not in ("demo", "file")))
         checks.extend(check_table_view(config, frame))
     except CameraError as exc:
         checks.append(Check("camera", "frames arriving", FAIL, str(exc)))
@@ -78,28 +78,31 @@ def check_camera(config: Config, backend: str | None = None, *, frames: int = 5,
     return checks
 
 
-def check_lamp_bands(config: Config, pictures: list) -> list[Check]:
-    """Dark bands rolling down the pictures from one to the next (:func:`vision.motion.rolling_bands`): lamps
-    flickering with the mains, which the camera can be told to keep out (``[camera] mains_hz``). Nothing to say
-    where there are none (or they stand still: a frame rate that divides the flicker's)."""
+def check_lamp_bands(config: Config, pictures: list, *, real_camera: bool = True) -> list[Check]:
+    """The mains frequency the camera is told (``[camera] mains_hz``, :func:`hardware.camera.mains.mains_hz`), and dark
+    bands rolling down the pictures from one to the next (:func:`vision.motion.rolling_bands`): lamps flickering
+    with the mains that the camera does not keep out. Bands that stand still (a frame rate that divides the
+    flicker's) cannot be told from the table."""
+    from hardware.camera.mains import mains_hz
     from vision.motion import probe, rolling_bands
 
+    hz, told = mains_hz(config.get("camera", "mains_hz"))
     probes = [probe(p) for p in pictures]
     banded = sum(rolling_bands(a, b) for a, b in zip(probes, probes[1:]))
     if banded * 2 < len(probes) - 1 or banded < 2:
-        return []
+        return [Check("camera", "lamps' flicker", OK, f"the camera is told {told}")] if real_camera else []
     seen = f"dark bands roll across the picture ({banded} of {len(probes) - 1} pictures to the next): lamps flicker"
-    mains = config.get("camera", "mains_hz")
-    if not mains:
+    if not hz:
         return [Check("camera", "lamp bands", WARN,
-                      f"{seen} with the mains. Rolls are still read, but the bands darken the dice: set [camera] "
-                      "mains_hz = 50 or 60, the mains frequency where you are, and restart (README, Lamps that "
-                      "flicker)")]
-    other = 60 if mains == 50 else 50
+                      f"{seen} with the mains, and the camera is told {told}. Rolls are still read, but the bands "
+                      "darken the dice: set [camera] mains_hz = 50 or 60, the mains frequency where you are, and "
+                      "restart (README, Lamps that flicker)")]
+    other = 60 if hz == 50 else 50
     return [Check("camera", "lamp bands", WARN,
-                  f"{seen} even with mains_hz = {mains}: where the mains is {other} Hz set mains_hz = {other}; a fixed "
-                  "exposure_us must be a whole number of flicker periods; a USB webcam without the control keeps "
-                  "its bands (the log says so)")]
+                  f"{seen} even though the camera is told {told}: where the mains is {other} Hz set mains_hz = "
+                  f"{other}; a fixed exposure_us must be a whole number of flicker periods; a bright table's exposure "
+                  "may be shorter than a flicker (then the camera cannot avoid them); a USB webcam without the "
+                  "control keeps its bands (the log says so)")]
 
 
 def check_table_view(config: Config, frame) -> list[Check]:

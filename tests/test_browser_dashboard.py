@@ -377,6 +377,25 @@ def test_the_pin_is_asked_once_then_the_configuration_is_saved(page, runtime, tm
         served.close()
 
 
+def test_a_setting_with_few_values_is_picked_from_a_list_and_saved_as_its_value(page, runtime, tmp_path):
+    # The lamps' mains frequency is 50, 60, "auto" or 0: picked on a phone, not typed (typed, "60" was text, refused).
+    path = tmp_path / "config.toml"
+    served = Served(make_app(runtime, Config.from_mapping({}, str(path)), TESTING=False))
+    try:
+        page.goto(f"{served.url}/setup")
+        page.wait_for_selector("#config-form details")
+        page.click("#config-form summary >> text=[camera]")
+        assert page.eval_on_selector_all("#cfg-camera-mains_hz option", "os => os.map((o) => o.textContent)") == \
+            ["auto", "50", "60", "0"]
+        page.select_option("#cfg-camera-mains_hz", label="60")
+        page.click("#config-save")
+        page.wait_for_selector("#config-result >> text=Restart the companion for: camera.mains_hz")
+        assert Config.load(path).get("camera", "mains_hz") == 60
+    finally:
+        page.close()
+        served.close()
+
+
 def test_nothing_typed_into_the_configuration_while_it_is_saved_is_lost(page, runtime, tmp_path):
     # A busy Pi: the form is built again from what was saved, and that takes a while. The game master who
     # types meanwhile would type into an input about to be replaced (the loaded CI run lost "99999" so).

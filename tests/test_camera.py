@@ -123,6 +123,43 @@ def test_the_pi_camera_keeps_its_exposure_to_whole_flicker_periods_of_the_lamps_
     assert controls_for({"mains_hz": 50}, {"ExposureTime": (1, 10**6, 1)}) == {}
 
 
+@pytest.mark.parametrize(("zone", "hz"), [
+    ("Europe/Berlin", 50), ("America/Chicago", 60), ("America/Argentina/Cordoba", 50), ("America/Santiago", 50),
+    ("Asia/Seoul", 60), ("Asia/Kolkata", 50), ("Australia/Perth", 50), ("US/Eastern", 60), ("Atlantic/Bermuda", 60),
+    ("Asia/Tokyo", 0), ("Etc/UTC", 0), ("UTC", 0), (None, 0)])
+def test_auto_takes_the_mains_of_the_time_zones_country_and_none_where_it_does_not_say(zone, hz):
+    from hardware.camera.mains import mains_for_zone
+
+    assert mains_for_zone(zone) == hz  # Japan has both (50 Hz east, 60 Hz west); UTC is no country
+
+
+def test_the_time_zone_is_the_one_raspi_config_sets(tmp_path, monkeypatch):
+    from hardware.camera.mains import local_time_zone, mains_hz
+
+    monkeypatch.delenv("TZ", raising=False)
+    assert local_time_zone(tmp_path) is None
+    (tmp_path / "localtime").symlink_to("/usr/share/zoneinfo/America/Denver")
+    assert local_time_zone(tmp_path) == "America/Denver"
+    (tmp_path / "timezone").write_text("Europe/Lisbon\n")  # Debian's, written beside the link
+    assert local_time_zone(tmp_path) == "Europe/Lisbon"
+    monkeypatch.setenv("TZ", "Asia/Manila")
+    assert local_time_zone(tmp_path) == "Asia/Manila"
+    assert mains_hz("auto", "Asia/Manila") == (60, "60 Hz, the mains of the time zone Asia/Manila")
+    assert mains_hz("auto", "Etc/UTC")[0] == 0 and "(set mains_hz = 50 or 60)" in mains_hz("auto", "Etc/UTC")[1]
+    assert mains_hz(50, "Asia/Manila") == (50, "50 Hz, as set")
+
+
+def test_the_pi_camera_and_a_webcam_are_told_the_time_zones_mains_by_default(monkeypatch):
+    from companion.config import Config
+
+    monkeypatch.setattr("hardware.camera.mains.local_time_zone", lambda: "America/Toronto")
+    settings = dict(Config.defaults()["camera"])
+    assert settings["mains_hz"] == "auto"
+    available = {"AeFlickerMode": (0, 2, 0), "AeFlickerPeriod": (100, 1000000, 10000)}
+    assert controls_for(settings, available)["AeFlickerPeriod"] == 8333
+    assert OpenCVCamera.from_settings(settings).mains_hz == 60
+
+
 def test_the_file_camera_replays_a_folder_in_name_order(tmp_path):
     for i, value in enumerate([10, 20, 30]):
         cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((60, 80, 3), value, np.uint8))

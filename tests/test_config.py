@@ -28,7 +28,7 @@ def test_values_from_the_file_are_used(tmp_path):
         ("[server]\nport = \"8080\"\n", r"\[server\] port = \"8080\": must be a whole number"),
         ("[server]\npin = \"12\"\n", r"\[server\] pin = \"12\": must be empty \(no PIN\) or 4 to 12 digits"),
         ("[camera]\nbackend = \"kinect\"\n", r"\[camera\] backend = \"kinect\": must be one of"),
-        ("[camera]\nmains_hz = 55\n", r"\[camera\] mains_hz = 55: must be 50 or 60 \(the mains frequency\), or 0"),
+        ("[camera]\nmains_hz = 55\n", r"\[camera\] mains_hz = 55: must be 50 or 60 \(the mains frequency\), \"auto\" \(from the time zone\) or 0"),
         ("[camera]\nmains_hz = true\n", r"\[camera\] mains_hz = true: must be 50 or 60"),
         ("[gpio]\nseat_leds = [5, 6, 99]\n", r"\[gpio\] seat_leds .*99: BCM pin numbers run from 0 to 27"),
         ("[table]\ntray_mm = [10, 10, 5, 5]\n", r"\[table\] tray_mm .* left < right"),

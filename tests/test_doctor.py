@@ -59,18 +59,22 @@ class LampLitCamera:
         pass
 
 
-def test_lamp_bands_rolling_across_the_pictures_are_said_with_the_setting_that_keeps_them_out():
-    said = {c.name: c for c in check_camera(Config.defaults(), camera=LampLitCamera(0.25))}["lamp bands"]
+def test_lamp_bands_rolling_across_the_pictures_are_said_with_the_setting_that_keeps_them_out(monkeypatch):
+    untold = Config.defaults().with_changes({"camera": {"mains_hz": 0}})
+    said = {c.name: c for c in check_camera(untold, camera=LampLitCamera(0.25))}["lamp bands"]
     assert said.status == "warn" and "dark bands roll across the picture (4 of 4 pictures to the next)" in said.detail
     assert "set [camera] mains_hz = 50 or 60, the mains frequency where you are" in said.detail
     told = Config.defaults().with_changes({"camera": {"mains_hz": 50}})
     still_banded = {c.name: c for c in check_camera(told, camera=LampLitCamera(0.25))}["lamp bands"]
-    assert "even with mains_hz = 50: where the mains is 60 Hz set mains_hz = 60" in still_banded.detail
-    # No bands, and a camera's exposure brightening every row alike, are not lamps that flicker.
+    assert "even though the camera is told 50 Hz, as set: where the mains is 60 Hz set mains_hz = 60" in \
+        still_banded.detail
+    # No bands, and a camera's exposure brightening every row alike, are not lamps that flicker; the doctor says what
+    # the camera is told (by default, the mains of the machine's time zone).
+    monkeypatch.setattr("hardware.camera.mains.local_time_zone", lambda: "Europe/Berlin")
     for camera in (LampLitCamera(0.0), LampLitCamera(0.0, exposure=1.2)):
-        checks = check_camera(Config.defaults(), camera=camera)
-        assert "lamp bands" not in {c.name for c in checks}
-        assert statuses(checks)[("camera", "frames arriving")] == "ok"
+        checks = {c.name: c for c in check_camera(Config.defaults(), camera=camera)}
+        assert "lamp bands" not in checks and checks["frames arriving"].status == "ok"
+        assert checks["lamps' flicker"].detail == "the camera is told 50 Hz, the mains of the time zone Europe/Berlin"
 
 
 def test_corner_tags_and_their_size_are_judged_against_the_reading_limit():

@@ -255,7 +255,9 @@ def test_the_configuration_is_listed_with_help_and_defaults(configured):
     assert described["path"] == str(path)
     port = next(k for s in described["sections"] if s["name"] == "server" for k in s["keys"] if k["key"] == "port")
     assert port == {"key": "port", "value": 8080, "is_set": None, "secret": False, "default": 8080, "type": "int",
-                    "help": "port of the dashboard", "applies": "restart"}
+                    "help": "port of the dashboard", "applies": "restart", "choices": None}
+    mains = next(k for s in described["sections"] if s["name"] == "camera" for k in s["keys"] if k["key"] == "mains_hz")
+    assert mains["choices"] == ["auto", 50, 60, 0] and mains["value"] == "auto"  # picked, not typed
 
 
 def test_a_configuration_change_is_checked_saved_and_reported(configured, runtime):

@@ -104,6 +104,7 @@ class ConfigStore:
                     "secret": secret,
                     "default": "" if secret else defaults.get(section, key),
                     "type": _kind(defaults.get(section, key)),
+                    "choices": list(getattr(spec.check, "choices", ())) or None,
                     "help": spec.help,
                     "applies": "now" if (section, key) in APPLIES_AT_ONCE else "restart",
                 })

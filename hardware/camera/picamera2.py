@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame
+from hardware.camera.mains import mains_hz
 
 # libcamera's AfMode values (controls::AfModeEnum): written as numbers so this
 # module needs no libcamera import to build the controls.
@@ -72,7 +73,7 @@ def controls_for(settings: Mapping[str, Any], available: Mapping[str, Any]) -> d
     if exposure > 0 and "ExposureTime" in available:
         controls["AeEnable"] = False
         controls["ExposureTime"] = exposure
-    mains = int(settings.get("mains_hz", 0))
+    mains = mains_hz(settings.get("mains_hz", 0))[0]
     if mains and exposure <= 0 and "AeFlickerMode" in available:
         # Lamps flicker twice a mains period; an exposure of whole flicker periods takes in as much light in every
         # row, so a rolling shutter draws no bands (bookworm's libcamera and later have the control).

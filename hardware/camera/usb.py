@@ -11,6 +11,7 @@ from typing import Any, Mapping
 import cv2
 
 from hardware.camera.base import Camera, CameraError, CameraUnavailable, Frame, frame_from_image
+from hardware.camera.mains import mains_hz
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class OpenCVCamera(Camera):
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> "OpenCVCamera":
         return cls(settings.get("usb_device", 0), work_width=settings.get("work_width"),
-                   full_width=settings.get("full_width"), mains_hz=settings.get("mains_hz", 0))
+                   full_width=settings.get("full_width"), mains_hz=mains_hz(settings.get("mains_hz", 0))[0])
 
     def start(self) -> None:
         if self._cap is not None:

@@ -150,9 +150,12 @@
         const id = `cfg-${section.name}-${key.key}`;
         let input;
         if (key.type === "bool") input = el("input", { id, type: "checkbox" });
+        else if (key.choices) input = el("select", { id }, key.choices.map((c) => el("option", { value: JSON.stringify(c), text: c === "" ? "(none)" : String(c) })));
         else if (key.secret) input = el("input", { id, type: "password", inputmode: "numeric", autocomplete: "new-password", placeholder: key.is_set ? "set: leave empty to keep it" : "no PIN set" });
         else input = el("input", { id, type: key.type === "int" || key.type === "float" ? "number" : "text", step: key.type === "float" ? "any" : undefined, autocapitalize: "off", spellcheck: "false" });
-        if (key.type === "bool") input.checked = key.value; else if (!key.secret) input.value = format(key.value);
+        if (key.type === "bool") input.checked = key.value;
+        else if (key.choices) input.value = JSON.stringify(key.value);
+        else if (!key.secret) input.value = format(key.value);
         const extra = key.secret && key.is_set ? el("label", {}, el("input", { type: "checkbox", id: `${id}-remove` }), "remove the PIN") : null;
         details.append(el("div", { class: "config-key" }, el("label", { for: id, text: key.key }), input, extra,
           el("div", { class: "help", text: `${key.help}${key.applies === "restart" ? " (after a restart)" : ""}` })));
@@ -165,6 +168,7 @@
   }
   const format = (v) => Array.isArray(v) ? (v.some(Array.isArray) ? JSON.stringify(v) : v.join(", ")) : String(v);
   function parse(key, raw) {
+    if (key.choices) return JSON.parse(raw);
     if (key.type === "int" || key.type === "float") return raw.trim() === "" ? NaN : Number(raw);
     if (key.type !== "list") return raw;
     const text = raw.trim();
