@@ -87,6 +87,14 @@ def test_each_face_is_asked_for_and_taken_once_the_die_lies_still(rng, store):
     assert store.kind == "taught"
 
 
+def test_a_lamp_switched_on_is_not_a_die_set_down(rng, store):
+    # The whole tray brighter at once: no picture is taken and nothing is refused; the die set down next is taken.
+    teacher = DiceTeacher("dragon", "c", looks=1, save=store.save_templates)
+    statuses = [teacher.feed(image) for image in [EMPTY] * 2 + [cv2.add(EMPTY, (40, 40, 40, 0))] * 6]
+    assert {s["state"] for s in statuses} == {WAITING_FOR_MOTION} and statuses[-1]["retries"] == 0
+    assert hand_then(teacher, render_face_photo(rng, "C"))[-1]["state"] == DONE
+
+
 def test_a_face_is_taken_under_a_lamp_flickering_with_the_mains(rng, store):
     # A rolling shutter under a lamp on the mains: dark bands roll down the pictures, a third of a band from one to the
     # next (tests/test_roll.py). The die lying still is taken; before, the bands kept the tray from lying still.

@@ -329,7 +329,9 @@ def test_a_picture_without_a_die_asks_again_and_a_face_not_shown_in_time_fails(r
     client = with_token(make_app(runtime, COMPANION_TEACH_TIMEOUT_S=1.0).test_client())
     assert client.get("/api/dice/teach/seen.jpg").status_code == 404  # nothing refused yet
     client.post("/api/dice/teach", json={"die": "dragon", "faces": "CG", "looks": 1})
-    camera.scene = EMPTY_TRAY + 40  # the light changed, then all is still again: no die in the tray
+    pencil = EMPTY_TRAY.copy()  # something was put down in the tray, then all is still again: but no die
+    cv2.line(pencil, (40, 200), (200, 212), (40, 60, 180), 4)
+    camera.scene = pencil
     status = wait_for(client, lambda s: s.get("retries", 0) >= 1)
     assert status["message"] == "show exactly one die, lying flat in the tray: saw no die; try again"
     # The refused picture, as the camera saw it, for every phone to look at.
