@@ -355,7 +355,10 @@ class TaughtReader:
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
         taught_side = self.templates.taught_side((image.shape[1], image.shape[0]))
-        return scan_marks(image, zone, self.die_px, self._read_faces, taught_side=taught_side)
+        # Taught faces are recognised by their samples, which also say when a mark is no taught face: a die the
+        # reader network is unsure of is kept for them to judge (net.kind_of_mark), as one at a tray's edge of the
+        # camera's view is (bench/tray_place_bench.py).
+        return scan_marks(image, zone, self.die_px, self._read_faces, taught_side=taught_side, dice_together=True)
 
     def _read_faces(self, image: np.ndarray, spots: list[Spot], _probabilities: np.ndarray):
         # Each die's squares (one, or two where its outline is faint), all matched in one step.

@@ -259,6 +259,22 @@ def _find_at(image: np.ndarray, min_score: float, die_px: float | None) -> list[
     return sorted(spots, key=lambda s: -s.score)
 
 
+def kind_of_mark(probabilities: np.ndarray, *, dice_together: bool = False) -> int:
+    """The reader's class for a finder's mark (:func:`read`'s row): NOT_A_DIE, or the likeliest kind of die.
+
+    By default the mark is a die when one kind of die is likelier than not-a-die. ``dice_together``: when all kinds
+    of die together are, and then its likeliest kind. A picture die far off the camera's axis, a side face in view
+    as large as half its top, looks like no die the reader was taught on: it spreads its probability over the
+    flat picture, not lying flat and pip faces, each less than not-a-die (bench/tray_place_bench.py)."""
+    if not dice_together:
+        return int(np.argmax(probabilities))
+    if probabilities[NOT_A_DIE] >= 0.5:
+        return NOT_A_DIE
+    dice = np.array(probabilities, np.float64)
+    dice[NOT_A_DIE] = -1.0
+    return int(np.argmax(dice))
+
+
 def read(image: np.ndarray, spots: list[Spot], turns: tuple[int, ...] = (0,)) -> np.ndarray:
     """For each spot, the reader's probabilities (len(spots) x READER_CLASSES), averaged over the
     die's quarter ``turns`` (each a view of the cut-out turned k quarter turns).

@@ -20,6 +20,9 @@ from .types import NOT_FLAT, Die, DiceReading, box_iou
 from .zone import crop_to_zone, placement
 
 SAME_DIE = 0.45  # two marks whose boxes overlap more than this (IoU) are one die
+TAUGHT_SIZES = (0.9, 1.6)  # a mark whose box is this many times the taught dice's side is of their size: a die's
+# upright box is its side square to the picture, 1.41 times it turned by 45 degrees; a drawing on a die or on a side
+# face in view is half to two thirds of it
 
 # face or None, confidence, reason, die name or None, and for a face unclear the face it looks most like or None
 Verdict = tuple[str | None, float, str, str | None, str | None]
@@ -29,10 +32,13 @@ ReadFaces = Callable[[np.ndarray, list[net.Spot], np.ndarray], list[Verdict]]
 
 
 def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_faces: ReadFaces,
-               taught_side: float | None = None) -> DiceReading:
+               taught_side: float | None = None, dice_together: bool = False) -> DiceReading:
     """The dice the finder marks in ``zone``: out of the tray left out, partly out, cocked or stacked
     reported unreadable with the reason, the others read by ``read_faces``. ``taught_side``, the dice's side when
-    they were taught with the camera, is looked for where dice that large would be missed (:func:`net.size_to_look_for`)."""
+    they were taught with the camera, is looked for where dice that large would be missed (:func:`net.size_to_look_for`).
+    ``dice_together``: where the dice's taught side is known, a mark of about that size is a die when the reader
+    network finds all kinds of die together likelier than none (:func:`net.kind_of_mark`); a smaller mark is the
+    drawing on a die or on its side face."""
     margin = int(2 * die_px) if die_px else 48
     crop, (ox, oy) = crop_to_zone(image, zone, margin)
     if crop.size == 0:
@@ -45,7 +51,7 @@ def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None,
     sides = []
     flat: list[tuple[int, net.Spot, np.ndarray]] = []  # dice lying flat in the tray (place in dice): read together
     for spot, p in zip(spots, net.read(crop, spots)):
-        best = int(np.argmax(p))
+        best = net.kind_of_mark(p, dice_together=dice_together and _taught_size(spot.side, taught_side))
         if best == NOT_A_DIE:
             continue  # the finder's mark was table, a gap between dice or a crumb
         box = (spot.box[0] + ox, spot.box[1] + oy, spot.box[2], spot.box[3])
@@ -66,6 +72,11 @@ def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None,
         for (i, _, _), (face, confidence, reason, die, guess) in zip(flat, verdicts):
             dice[i] = replace(dice[i], face=face, confidence=confidence, reason=reason, die=die, guess=guess)
     return DiceReading(tuple(dice), float(np.median(sides)) if sides else float(die_px or 0.0))
+
+
+def _taught_size(side: float, taught_side: float | None) -> bool:
+    """Whether a mark of ``side`` is about the size of the dice taught at ``taught_side`` (False where unknown)."""
+    return bool(taught_side) and TAUGHT_SIZES[0] <= side / taught_side <= TAUGHT_SIZES[1]
 
 
 def distinct(spots: list[net.Spot]) -> list[net.Spot]:

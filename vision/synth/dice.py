@@ -404,6 +404,7 @@ class PhotoStyle:
     one_face: str = "pip"  # 'pip', 'big pip' or 'symbol'
     one_ink: tuple[int, int, int] | None = None
     hollow: float = 0.3  # how deep the pips' shadow is
+    pictures: str | None = None  # a picture die: the Fandooble face letter drawn where the value's pips would be
 
 
 def random_photo_style(rng: np.random.Generator) -> PhotoStyle:
@@ -432,6 +433,9 @@ def random_photo_style(rng: np.random.Generator) -> PhotoStyle:
 def _face_texture(value: int, style: PhotoStyle, size: int, rng: np.random.Generator,
                   light: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A face of the die, flat and square: (BGR float32, opacity 0..1), ``size`` pixels wide."""
+    if style.pictures:
+        patch, mask = picture_face(style.pictures[value - 1], size)
+        return patch.astype(np.float32), mask.astype(np.float32) / 255.0
     face = np.empty((size, size, 3), np.float32)
     face[:] = style.body
     if style.marble is not None:
@@ -574,13 +578,17 @@ def _photo_table(rng: np.random.Generator, w: int, h: int, name: str) -> np.ndar
 
 def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480), count: int | None = None,
                  faces: list[str] | None = None, die_px: tuple[float, float] = (30, 90), cocked: int | None = None,
-                 table: str | None = None, style: PhotoStyle | None = None) -> Scene:
+                 table: str | None = None, style: PhotoStyle | None = None, fov_deg: float | None = None,
+                 area: tuple[float, float, float, float] | None = None) -> Scene:
     """A photo-like tray of pip dice (see the section comment above) and its truth.
 
     ``die_px`` bounds the side of a die on the table in pixels; ``count`` dice (1-25 by
     default; ``faces`` fixes them), of which ``cocked`` lean on an edge (0-1 by default).
     The truth's ``box`` encloses the visible top face, as a person labelling photos draws it.
-    ``style`` makes every die look the same (by default a tray holds one set or a mix).
+    ``style`` makes every die look the same (by default a tray holds one set or a mix; ``PhotoStyle.pictures``
+    draws picture dice). ``fov_deg`` fixes the lens (degrees across the picture) and puts the camera's axis in the
+    picture's middle; ``area`` (left, top, right, bottom, shares of the picture) is where the dice lie: a tray
+    towards the edge of the view shows their side faces.
     """
     w, h = size
     table = table or str(rng.choice(list(PHOTO_TABLES), p=_PHOTO_TABLE_WEIGHTS / _PHOTO_TABLE_WEIGHTS.sum()))
@@ -592,21 +600,25 @@ def render_photo(rng: np.random.Generator, *, size: tuple[int, int] = (640, 480)
     side_px = float(rng.uniform(*die_px))
     # A phone or Pi camera with a wide lens (50-80 degrees across the picture): the bigger the
     # dice look, the closer it is, and the more of their sides it sees.
-    fov = math.radians(float(rng.uniform(50, 80)))
+    fov = math.radians(float(rng.uniform(50, 80)) if fov_deg is None else fov_deg)
     height = float(np.clip(max(w, h) / side_px / (2 * math.tan(fov / 2)), 6.0, 30.0))
-    camera = _Camera(focal=side_px * height, height=height,
-                     centre=(w / 2 + rng.uniform(-0.15, 0.15) * w, h / 2 + rng.uniform(-0.15, 0.15) * h))
+    centre = (w / 2, h / 2) if fov_deg is not None else (w / 2 + rng.uniform(-0.15, 0.15) * w,
+                                                          h / 2 + rng.uniform(-0.15, 0.15) * h)
+    camera = _Camera(focal=side_px * height, height=height, centre=centre)
     light = rng.normal(0, 1, 3)
     light[2] = abs(light[2]) + rng.uniform(1.0, 3.0)
     light /= np.linalg.norm(light)
     # Place the dice on the table: in clusters, touching or not, never overlapping.
     corner_lo, corner_hi = camera.to_table((0, 0)), camera.to_table((w, h))
+    if area is not None:  # the dice lie in this part of the picture (fractions: left, top, right, bottom)
+        corner_lo, corner_hi = camera.to_table((area[0] * w, area[1] * h)), camera.to_table((area[2] * w, area[3] * h))
     footprints: list[np.ndarray] = []
     placed = []
     same_set = style is not None or rng.random() < 0.5
     set_style = style or random_photo_style(rng)
     total = len(faces) + cocked
-    cluster = camera.to_table((rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h))
+    cluster = (corner_lo + (corner_hi - corner_lo) * rng.uniform(0.2, 0.8, 2)) if area is not None else \
+        camera.to_table((rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h))
     for i in range(total):
         scale = float(rng.uniform(0.9, 1.1)) if same_set else float(rng.uniform(0.75, 1.25))
         for _ in range(200):
