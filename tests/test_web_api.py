@@ -334,6 +334,18 @@ def test_the_dice_tray_tapped_on_the_live_view_is_stored_and_read_at_once(config
     assert runtime.config.get("table", "tray_px") == []
 
 
+def test_a_tray_marked_towards_the_edge_of_the_cameras_view_is_saved_with_a_word_on_why_fewer_dice_are_read(
+        configured, runtime):
+    client, path = configured
+    _camera_shows(runtime, 960, 540)
+    middle = {"corners": [[180, 100], [300, 100], [300, 170], [180, 170]], "image_size": [480, 270]}
+    assert "warning" not in client.post("/api/tray", json=middle).get_json()
+    corner = {"corners": [[340, 170], [470, 170], [470, 262], [340, 262]], "image_size": [480, 270]}
+    answer = client.post("/api/tray", json=corner).get_json()
+    assert answer["saved"] and Config.load(path).get("table", "tray_px") == answer["tray_px"]
+    assert answer["warning"].startswith("the tray lies towards the edge of the camera's view, where the dice are seen")
+
+
 def test_a_tray_tapped_out_of_order_is_refused_saying_how(configured, runtime):
     client, path = configured
     _camera_shows(runtime, 960, 540)

@@ -115,6 +115,15 @@ def within_picture(points_px, size: Sequence, slack: float = SHAPE_TOLERANCE) ->
     return all(-slack * w <= x <= (1 + slack) * w and -slack * h <= y <= (1 + slack) * h for x, y in points_px)
 
 
+def off_middle(points_px, size: Sequence) -> float:
+    """How far the middle of ``points_px`` lies from the middle of a picture of ``size`` (width, height): a share of
+    the way to the picture's corner, 0 in its middle, 1 at a corner. Under a camera looking straight down, what lies
+    farther is seen more from the side."""
+    w, h = size
+    x, y = np.mean(np.asarray(points_px, np.float64), axis=0)
+    return float(np.hypot(x - w / 2, y - h / 2) / np.hypot(w / 2, h / 2))
+
+
 def corners_from_tags(sightings: Iterable) -> tuple[np.ndarray | None, str | None]:
     """The four corner-tag centres (NW, NE, SE, SW) from sightings with ``.tag`` and ``.center``.
 

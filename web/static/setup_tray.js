@@ -58,7 +58,7 @@
   $("tray-back").addEventListener("click", () => { taps.pop(); draw(); });  // a corner tapped wrong, taken back alone
   $("tray-save").addEventListener("click", async () => {
     const done = await act("/api/tray", { corners: taps, image_size: [img.naturalWidth, img.naturalHeight] });
-    if (done) { say("Tray saved: only dice inside it are read."); taps = []; await load(); }
+    if (done) { say(done.warning ? `Tray saved, but ${done.warning}.` : "Tray saved: only dice inside it are read."); taps = []; await load(); }
   });
   $("tray-forget").addEventListener("click", async () => {
     if (await act("/api/tray", {}, { method: "DELETE" })) { say("Tray forgotten: no dice are read until it is marked."); await load(); }
