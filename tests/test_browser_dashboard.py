@@ -22,6 +22,7 @@ import pytest
 
 from companion.config import Config
 from companion.games import fable
+from companion.pipeline import tray_towards_edge
 from companion.runtime import Runtime
 from tests.test_web_support import Served, make_app, with_token
 
@@ -541,6 +542,19 @@ def test_a_tray_tapped_on_another_view_of_the_table_is_not_drawn_and_the_page_sa
     page.wait_for_selector("#tray-stored >> text=another view of the table: tap the tray's four corners again")
     assert page.text_content("#tray-stored") == why[0].upper() + why[1:] + "."
     assert page.evaluate("document.querySelectorAll('#tray-marks polygon').length") == 0
+
+
+def test_a_tray_towards_the_edge_of_the_cameras_view_is_drawn_with_a_word_on_why_fewer_dice_are_read(
+        dashboard, page, runtime):
+    corners = [[440, 300], [630, 300], [630, 470], [440, 470]]  # the bottom right corner of a 640 x 480 picture
+    runtime.live_view.publish(np.full((480, 640, 3), 120, np.uint8), force=True)
+    runtime.add_snapshot_part("tray", lambda: {"corners": corners, "source": "tags", "picture": [640, 480],
+                                               "edge": tray_towards_edge(corners, (640, 480))})
+    page.set_viewport_size(PHONE)
+    page.goto(dashboard[0] + "/setup")
+    page.wait_for_selector("#tray-stored >> text=The tray lies towards the edge of the camera's view")
+    assert page.text_content("#tray-stored").startswith("The tray between its four tray tags is drawn dashed yellow")
+    until(page, "document.querySelectorAll('#tray-marks polygon').length === 1")
 
 
 def test_pip_dice_read_are_drawn_with_their_pips_and_picture_dice_with_their_words(dashboard, page):

@@ -12,6 +12,7 @@ from companion.config import Config
 from companion.dice_demo import DiceDemoTable
 from companion.dicestore import DiceStore
 from companion.errors import ConfigError
+from companion.pipeline import tray_towards_edge
 from companion.pipeline import Pipeline
 from companion.runtime import Runtime
 from hardware.camera.base import Frame
@@ -80,7 +81,7 @@ def test_the_demo_reads_its_own_tray_until_one_is_marked_whatever_else_is_saved(
     image, t = demo.next_image(0)
     pipeline(Frame(work=image, timestamp=t, number=1))
     assert runtime.snapshot()["tray"] == {"corners": [[round(x), round(y)] for x, y in demo.tray_px],
-                                          "source": "demo", "picture": [1280, 720]}
+                                          "source": "demo", "picture": [1280, 720], "edge": None}
     runtime.config = Config.defaults().with_changes({"recording": {"budget_mb_per_hour": 150}})
     pipeline(Frame(work=image, timestamp=t + 0.1, number=2))
     assert runtime.snapshot()["tray"]["source"] == "demo"
@@ -88,7 +89,10 @@ def test_the_demo_reads_its_own_tray_until_one_is_marked_whatever_else_is_saved(
     marked = [[10, 10], [300, 10], [300, 200], [10, 200]]
     runtime.config = runtime.config.with_changes({"table": {"tray_px": marked}})
     pipeline(Frame(work=image, timestamp=t + 0.2, number=3))
-    assert runtime.snapshot()["tray"] == {"corners": marked, "source": "marked", "picture": [1280, 720]}
+    # Marked in the picture's top left corner: the Setup page says why fewer dice are read there.
+    edge = tray_towards_edge(marked, (1280, 720))
+    assert edge and edge.startswith("the tray lies towards the edge of the camera's view")
+    assert runtime.snapshot()["tray"] == {"corners": marked, "source": "marked", "picture": [1280, 720], "edge": edge}
 
 
 def test_the_demo_is_chosen_by_its_game_and_an_unknown_one_is_refused(runtime):

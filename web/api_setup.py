@@ -7,7 +7,6 @@ import re
 from flask import Blueprint, current_app, jsonify
 
 from companion.errors import ConfigError
-from vision.geometry import off_middle
 from web.bodies import json_body
 from web.runtime_ref import runtime
 from web.security import game_master, is_unlocked, refuse
@@ -142,12 +141,6 @@ def forget_calibration():
     return jsonify(saved=True, corners_px=[], restart_needed=later)
 
 
-# A tray whose middle lies farther from the picture's middle than this share of the way to its corner is said to lie
-# towards the edge (bench/tray_place_bench.py: picture dice there, 0.53 and 0.61 of the way, 87-89% found; in the
-# middle, 97%).
-TRAY_OFF_MIDDLE = 0.5
-
-
 @bp.post("/tray")
 @game_master
 def mark_tray():
@@ -157,11 +150,12 @@ def mark_tray():
     picture = _live_picture()
     corners = corners_from_clicks(data.get("corners"), data.get("image_size"), picture, what="tray")
     _save(_tapped("tray_px", corners, picture))
+    from companion.pipeline import tray_towards_edge
+
     answer = {"saved": True, "tray_px": corners}
-    if off_middle(corners, picture) > TRAY_OFF_MIDDLE:
-        answer["warning"] = ("the tray lies towards the edge of the camera's view, where the dice are seen from the "
-                             "side as well as from above and fewer are read: move it nearer the middle of the view "
-                             "if the table allows, and mark it again")
+    edge = tray_towards_edge(corners, picture)
+    if edge:
+        answer["warning"] = edge
     return jsonify(answer)
 
 

@@ -51,14 +51,15 @@
       : taps.length < 4 ? `Tap the tray's ${CORNERS[taps.length]} corner (${taps.length + 1} of 4).` : "All four corners marked: save the tray.";
     $("tray-save").disabled = taps.length !== 4;
     $("tray-back").disabled = !taps.length;
+    const edge = tray && inUse && inUse.edge ? ` ${TC.sentence(inUse.edge)}` : "";  // lying towards the view's edge
     $("tray-stored").textContent = misplaced ? TC.sentence(inUse.why)
-      : tray ? SOURCES[tray.source] : "No tray is marked: no dice are read.";
+      : tray ? `${SOURCES[tray.source]}${edge}` : "No tray is marked: no dice are read.";
   }
   $("tray-picture").addEventListener("click", picture);
   $("tray-back").addEventListener("click", () => { taps.pop(); draw(); });  // a corner tapped wrong, taken back alone
   $("tray-save").addEventListener("click", async () => {
     const done = await act("/api/tray", { corners: taps, image_size: [img.naturalWidth, img.naturalHeight] });
-    if (done) { say(done.warning ? `Tray saved, but ${done.warning}.` : "Tray saved: only dice inside it are read."); taps = []; await load(); }
+    if (done) { say("Tray saved: only dice inside it are read."); taps = []; await load(); }
   });
   $("tray-forget").addEventListener("click", async () => {
     if (await act("/api/tray", {}, { method: "DELETE" })) { say("Tray forgotten: no dice are read until it is marked."); await load(); }
