@@ -133,11 +133,14 @@ def check_table_view(config: Config, frame) -> list[Check]:
                             "table's corners or calibrate on the dashboard"))
     tapped, tapped_on = config.get("table", "tray_px"), config.get("table", "picture_px")
     if tapped and not tray:  # the tray tapped on the Setup page: not on this camera's picture, no die is read
-        from companion.pipeline import place_tapped_tray
+        from companion.pipeline import place_tapped_tray, tray_towards_edge
 
-        why = place_tapped_tray(tapped, tapped_on, (frame.work.shape[1], frame.work.shape[0]))[1]
+        picture = (frame.work.shape[1], frame.work.shape[0])
+        placed, why = place_tapped_tray(tapped, tapped_on, picture)
         if why:
             checks.append(Check("camera", "dice tray", WARN, why))
+        elif edge := tray_towards_edge(placed, picture):
+            checks.append(Check("camera", "dice tray", WARN, edge))
     if tray:  # the dice tray carries its own tags: all four must be seen for the dice to be read between them
         missing_tray = [c for c in tags.CORNERS if c not in tray]
         checks.append(Check("camera", "tray tags", WARN if missing_tray else OK,

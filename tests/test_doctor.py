@@ -121,6 +121,10 @@ def test_a_dice_tray_tapped_on_another_view_of_the_table_is_a_warning_saying_to_
     wide = Config.defaults().with_changes({"table": {"tray_px": tray, "picture_px": [1280, 720]}})
     warned = {c.name: c for c in check_table_view(wide, picture)}["dice tray"]
     assert warned.status == "warn" and "another view of the table: tap the tray's four corners again" in warned.detail
+    corner = Config.defaults().with_changes({"table": {"tray_px": [[470, 330], [630, 330], [630, 470], [470, 470]],
+                                                        "picture_px": [640, 480]}})
+    edge = {c.name: c for c in check_table_view(corner, picture)}["dice tray"]
+    assert edge.status == "warn" and edge.detail.startswith("the tray lies towards the edge of the camera's view")
 
 
 def test_a_damaged_database_and_a_pin_conflict_fail(data_dir, mock_factory):
