@@ -350,6 +350,17 @@ class DiceTeacher:
 
     # -- steps ------------------------------------------------------------------------------
 
+    def _flat_far_off(self, refused: ValueError, image: np.ndarray) -> str:
+        """For a die refused as not lying flat in a tray towards the edge of the camera's view: that a flat die
+        there is seen from the side as well, and what to do (companion.pipeline.tray_towards_edge)."""
+        from companion.pipeline import tray_towards_edge
+
+        leaning = any(what == "not flat" for _, what in getattr(refused, "seen", ()))
+        if self.photos or self.zone is None or not leaning:
+            return ""
+        edge = tray_towards_edge(np.asarray(self.zone, np.float64).tolist(), (image.shape[1], image.shape[0]))
+        return f". If it does lie flat: {edge}" if edge else ""
+
     def _take(self, image: np.ndarray) -> None:
         from vision.dice.zone import codes_seen, crop_to_zone, hide_tags
 
@@ -368,7 +379,8 @@ class DiceTeacher:
             self.seen = overlay.draw_seen(in_tray, getattr(exc, "seen", ()))
             self._seen_name = secrets.token_hex(4)  # a new name, also in a later session: pages fetch it afresh
             self._deadline = self.clock() + self.timeout_s
-            self._set(WAITING_FOR_MOTION, f"{exc}; {'choose another photo' if self.photos else 'try again'}")
+            self._set(WAITING_FOR_MOTION, f"{exc}{self._flat_far_off(exc, image)}; "
+                                          f"{'choose another photo' if self.photos else 'try again'}")
             return
         self.seen = None
         self.learned += 1
