@@ -1,6 +1,6 @@
 """Dice large in the picture: taught dice under a camera hung low, and close-ups taught from, side by side.
 
-    .venv/bin/python bench/large_dice_bench.py [--throws 20] [--photos 12]
+    .venv/bin/python bench/large_dice_bench.py [--throws 20] [--photos 12] [--seed 9]
 
 Two tables, on renders (no real photo of large dice is at hand; the train split's dice are 20-60 px):
 
@@ -11,6 +11,11 @@ Two tables, on renders (no real photo of large dice is at hand; the train split'
   and, the camera's working width doubled after teaching (the dice twice as many pixels), with the size placed on
   the picture (ours: :meth:`vision.dice.FaceTemplates.taught_side` scales it by the picture it was measured on)
   against the size taken as it is;
+* pip dice, and Fandooble's dice taught from photos (no size kept), thrown at those sizes and read with no size
+  known: ours (dice too large for the finder's first look looked for again farther, where they are of the size it
+  knows: :func:`vision.dice.net.with_large_dice`) against the first look alone (which marks their pips or the
+  drawing on them as dice); and the time to read a tray of dice of the usual size, where the farther look finds
+  nothing to add;
 * photos of one die, a twentieth to two fifths of the photo's shorter side, on six tables and three shapes of photo,
   as teaching takes them: the die cut out at its size (within a quarter), refused, or cut out at another size (the
   drawing on its face taken for the die: a wrong sample taught); ours (the die looked for again as larger,
@@ -35,8 +40,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from dice_bench import FANDOOBLE_DICE, HEADER, _totals, add, row, score  # noqa: E402
-from vision.dice import FaceTemplates, TaughtReader  # noqa: E402
+from dice_bench import FANDOOBLE_DICE, HEADER, _totals, add, row, score, timing  # noqa: E402
+from vision.dice import FaceTemplates, PipReader, TaughtReader  # noqa: E402
 from vision.dice.single import NotOneDie, single_die  # noqa: E402
 from vision.synth.dice import render_face_photo, render_tray  # noqa: E402
 
@@ -56,16 +61,26 @@ def taught_with_camera(px: int) -> FaceTemplates:
 
 
 def thrown(templates: FaceTemplates, px: int, throws: int, size: tuple[int, int] = (640, 480)) -> dict:
-    total, rng = _totals(), np.random.default_rng(9)
-    reader = TaughtReader(templates)
+    return thrown_at(TaughtReader(templates), "fandooble", px, throws, size)
+
+
+def thrown_at(reader, kind: str, px: int, throws: int, size: tuple[int, int] = (640, 480), seed: int = 9) -> dict:
+    """``throws`` throws of one to three (four for dice up to 100 px) ``kind`` dice ``px`` wide, read by ``reader``."""
+    total, rng = _totals(), np.random.default_rng(seed)
     for _ in range(throws):
-        faces = [str(f) for f in rng.choice(list("CGRFKW"), size=int(rng.integers(1, 3 if px > 100 else 4)))]
+        faces = _faces(rng, kind, int(rng.integers(1, 3 if px > 100 else 4)))
         try:
-            scene = render_tray(rng, kind="fandooble", faces=faces, size=size, die_px=(px, int(px * 1.1)))
+            scene = render_tray(rng, kind=kind, faces=faces, size=size, die_px=(px, int(px * 1.1)))
         except ValueError:
             continue  # the dice drawn did not fit in the tray apart: a throw fewer
         add(total, score([(d.face, d.box) for d in scene.dice if not d.partial], reader.read(scene.image)))
     return total
+
+
+def _faces(rng: np.random.Generator, kind: str, count: int) -> list[str]:
+    if kind == "pips":
+        return [str(int(f)) for f in rng.integers(1, 7, size=count)]
+    return [str(f) for f in rng.choice(list("CGRFKW"), size=count)]
 
 
 def taught_large(throws: int) -> None:
@@ -127,13 +142,33 @@ def taught_close_ups(photos: int) -> None:
           f"({ours_ms / first_ms:.2f}x)")
 
 
+def no_size_known(throws: int, seed: int) -> None:
+    """Pip dice and dice taught from photos, large, read with no size known: ours against the first look alone."""
+    print(HEADER)
+    photos = taught_with_camera(80)
+    photos = FaceTemplates(samples=photos.samples, dice=photos.dice)  # as taught from photos: no size kept
+    readers = (("pip dice", "pips", PipReader),
+               ("Fandooble dice taught from photos", "fandooble", lambda larger: TaughtReader(photos, larger=larger)))
+    for px in SIZES + (180,):
+        for name, kind, reader in readers:
+            for larger, how in ((True, "ours (the farther look)"), (False, "the first look alone")):
+                print(row(f"{name} of {px} px in 640, no size known / {how}",
+                          thrown_at(reader(larger=larger), kind, px, throws, seed=seed)))
+    ms = {larger: timing(PipReader(larger=larger), throws)[0] for larger in (True, False)}  # dice of 34-48 px
+    print(f"reading a 640 x 480 tray of pip dice of the usual size (median of {throws} trays, the fastest of 3 reads "
+          f"each): ours {ms[True]:.1f} ms, the first look alone {ms[False]:.1f} ms ({ms[True] / ms[False]:.2f}x)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--throws", type=int, default=20, help="throws of one to three dice per size")
     parser.add_argument("--photos", type=int, default=12, help="photos per share of the photo and shape")
+    parser.add_argument("--seed", type=int, default=9, help="the throws of dice read with no size known")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     taught_large(args.throws)
+    print()
+    no_size_known(args.throws, args.seed)
     print()
     taught_close_ups(args.photos)
     return 0

@@ -51,7 +51,7 @@ class OneKindReader(TaughtReader):
 
     def read(self, image, zone=None):
         return scan_marks(image, zone, self.die_px, self._read_faces,
-                          taught_side=self.templates.taught_side((image.shape[1], image.shape[0])))
+                          taught_side=self.templates.taught_side((image.shape[1], image.shape[0])), larger=self.larger)
 
 
 def style(faces: str) -> PhotoStyle:

@@ -1,5 +1,6 @@
 """Dice large in the picture. A camera hung low over a small tray: taught dice are looked for at the size they were
-taught at, where the finder's first look, which knows dice of about FINDER_DIE_PX, would miss them. A phone's
+taught at, where the finder's first look, which knows dice of about FINDER_DIE_PX, would miss them; dice of no known
+size (pip dice, dice taught from photos) are looked for again farther. A phone's
 close-up taught from: the die, not the drawing on its face."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from companion.dicestore import DiceStore  # noqa: E402
 from large_dice_bench import taught_with_camera as taught_at  # noqa: E402  (Fandooble's dice taught at px wide)
-from vision.dice import FaceTemplates, TaughtReader, net  # noqa: E402
+from large_dice_bench import thrown_at  # noqa: E402
+from vision.dice import FaceTemplates, PipReader, TaughtReader, net  # noqa: E402
 from vision.dice.single import NotOneDie, single_die  # noqa: E402
 from vision.synth.dice import render_face_photo, render_tray  # noqa: E402
 
@@ -27,9 +29,9 @@ def throws(px: int, count: int = 12):
         yield render_tray(rng, kind="fandooble", faces=faces, die_px=(px, int(px * 1.1)))
 
 
-def read_right(templates: FaceTemplates, px: int) -> tuple[int, int, int]:
+def read_right(templates: FaceTemplates, px: int, larger: bool = True) -> tuple[int, int, int]:
     """(dice thrown, read right, read as another face) over a dozen throws of dice ``px`` wide."""
-    reader, dice, right, wrong = TaughtReader(templates), 0, 0, 0
+    reader, dice, right, wrong = TaughtReader(templates, larger=larger), 0, 0, 0
     for scene in throws(px):
         reading = reader.read(scene.image)
         for die in scene.dice:
@@ -50,10 +52,13 @@ def test_large_dice_taught_with_the_camera_are_read_at_the_size_taught(large):
     assert 100 < large.taught_side() < 130
     dice, right, wrong = read_right(large, 115)
     assert right == dice and wrong == 0
-    # Taught from photos (no size kept), the same throws lose most dice to the finder's first look.
+    # Taught from photos (no size kept), the finder's first look alone loses most of the same throws' dice; its
+    # farther look finds them.
     photos = FaceTemplates(samples=large.samples, dice=large.dice)
-    dice, right, wrong = read_right(photos, 115)
+    dice, right, wrong = read_right(photos, 115, larger=False)
     assert right < dice / 2
+    dice, right, wrong = read_right(photos, 115)
+    assert right >= dice - 1 and wrong == 0
 
 
 def test_dice_of_the_usual_size_are_looked_for_as_before(monkeypatch):
@@ -61,9 +66,30 @@ def test_dice_of_the_usual_size_are_looked_for_as_before(monkeypatch):
     sizes = []
     real_find = net.find
     monkeypatch.setattr(net, "find", lambda image, **kw: sizes.append(kw.get("die_px")) or real_find(image, **kw))
+    farther = []
+    monkeypatch.setattr(net, "with_large_dice", lambda image, spots: farther.append(image) or spots)
     dice, right, wrong = read_right(taught, 60)
     assert right == dice and wrong == 0
     assert set(sizes) == {None}  # no size given to the finder: its first and closer looks, as without one
+    # The size taught says these dice are not too large: no farther look, which would mark a die far off the
+    # camera's axis whole with its side face, and read it worse (bench/tray_place_bench.py)
+    assert farther == []
+
+
+def test_large_pip_dice_under_a_low_camera_are_read_not_their_pips():
+    # No size is known for pip dice: the first look alone marks a large die's pips and corners as dice.
+    ours = thrown_at(PipReader(), "pips", 140, 12)
+    first_look = thrown_at(PipReader(larger=False), "pips", 140, 12)
+    assert ours["right"] >= 0.85 * ours["dice"] and ours["wrong"] == 0 and ours["false"] <= 2
+    assert first_look["right"] < ours["dice"] / 2 and first_look["false"] > 5
+
+
+def test_dice_of_the_usual_size_are_read_alike_with_or_without_the_farther_look():
+    rng = np.random.default_rng(4)
+    for _ in range(8):
+        image = render_tray(rng).image
+        assert PipReader().read(image) == PipReader(larger=False).read(image)
+    assert net.with_large_dice(image, []) == []  # nothing seen: nothing looked for farther
 
 
 def test_the_size_to_look_for_depends_on_the_picture_the_finder_sees():

@@ -344,12 +344,15 @@ def _views(descriptor: np.ndarray) -> np.ndarray:
 
 
 class TaughtReader:
-    """Reads dice whose faces were taught (:class:`FaceTemplates`), found by the same finder as pip dice."""
+    """Reads dice whose faces were taught (:class:`FaceTemplates`), found by the same finder as pip dice.
+    ``larger`` False: no farther look for dice too large for the finder's first look (:func:`scan_marks`)."""
 
     kind = "taught"
 
-    def __init__(self, templates: FaceTemplates, die_px: float | None = None, min_confidence: float = UNCLEAR):
+    def __init__(self, templates: FaceTemplates, die_px: float | None = None, min_confidence: float = UNCLEAR,
+                 larger: bool = True):
         self.templates = templates
+        self.larger = larger
         self.die_px = die_px
         self.min_confidence = min_confidence
 
@@ -358,7 +361,8 @@ class TaughtReader:
         # Taught faces are recognised by their samples, which also say when a mark is no taught face: a die the
         # reader network is unsure of is kept for them to judge (net.kind_of_mark), as one at a tray's edge of the
         # camera's view is (bench/tray_place_bench.py).
-        return scan_marks(image, zone, self.die_px, self._read_faces, taught_side=taught_side, dice_together=True)
+        return scan_marks(image, zone, self.die_px, self._read_faces, taught_side=taught_side, dice_together=True,
+                          larger=self.larger)
 
     def _read_faces(self, image: np.ndarray, spots: list[Spot], _probabilities: np.ndarray):
         # Each die's squares (one, or two where its outline is faint), all matched in one step.

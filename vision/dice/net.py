@@ -50,6 +50,11 @@ TOO_LARGE = 1.5  # dice larger than this many FINDER_DIE_PX in the finder's firs
 # the drawings on them marked as dice instead (bench/large_dice_bench.py: rendered Fandooble dice of 80 px in a 640 px
 # picture, 40 in the first look, found as well either way; of 110 px, 6 of 30 without their size, 2 false dice):
 # where their size is known, it looks for them at it
+FARTHER = 0.5  # the farther look sees the picture at this share of the first look's scale (:func:`with_large_dice`)
+LARGE = 2.0  # a farther look's mark at least this many FINDER_DIE_PX wide in the first look is a die too large for
+# it. At 1.5 (TOO_LARGE) real dice of the usual size in the small crops of bench/dice_bench.py's taught rows were marked
+# again, larger, and read otherwise (single dice: a wrong face more of 417; held-out looks: 7 fewer right of 1019 and a
+# wrong face more); at 2 none is: every real photo reads as it did
 TOO_SMALL = 0.9  # dice smaller than this many FINDER_DIE_PX in the finder's first look are looked at again
 NEAR_REACH = 48  # the closer look sees this many of its pixels around each die: a die's mark depends on no farther pixel
 WHOLE_PICTURE = 0.6  # windows covering more than this share of the picture: the closer look sees all of it
@@ -211,6 +216,38 @@ def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = 
         scale = FINDER_DIE_PX / die_px
         spots = _find_near(image, spots, min_score, die_px) or spots
     return spots
+
+
+def with_large_dice(image: np.ndarray, spots: list[Spot], min_score: float = MIN_PEAK) -> list[Spot]:
+    """``spots``, the finder's marks found without a die size (:func:`find`), with dice too large for its first
+    look in place of the marks it made of their parts.
+
+    Dice over about twice FINDER_DIE_PX in the first look (a camera low over a small tray) exceed what the finder's
+    layers see at once: it marks their pips or a corner as dice, a roll of two read as six (bench/large_dice_bench.py).
+    So it looks again farther (FARTHER), where such a die is of the size it knows. A mark there that is at least LARGE
+    in the first look, that the reader network takes for a die and surer than every first-look mark within its box
+    (its pips, the drawing on it, a corner, the die itself seen less surely) replaces them; dice of the usual size are
+    marked by the first look alone, as before. Costs a finder run on a quarter of the pixels, and a reader's look at
+    each large mark."""
+    if not spots:
+        return spots
+    first = min(1.0, FINDER_SIZE / max(image.shape[:2]))
+    large = [s for s in _find_at(image, min_score, FINDER_DIE_PX / (first * FARTHER))
+             if s.side * first >= LARGE * FINDER_DIE_PX]
+    dice = []
+    for mark, p in zip(large, read(image, large)):
+        parts = [s for s in spots if _within(s.center, mark.box)]
+        if kind_of_mark(p) != NOT_A_DIE and all(s.score < mark.score for s in parts):
+            dice.append(mark)
+    if not dice:
+        return spots
+    rest = [s for s in spots if not any(_within(s.center, die.box) for die in dice)]
+    return sorted(dice + rest, key=lambda s: -s.score)
+
+
+def _within(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
+    x, y, w, h = box
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
 
 
 def _find_near(image: np.ndarray, spots: list[Spot], min_score: float, die_px: float) -> list[Spot]:

@@ -44,19 +44,21 @@ REASONS = {PICTURE: "not a pip die (its face is a picture)", COCKED: NOT_FLAT,
 
 
 class PipReader:
-    """Reads standard d6 by their pips. ``die_px``: the die side in pixels when the geometry knows it."""
+    """Reads standard d6 by their pips. ``die_px``: the die side in pixels when the geometry knows it. ``larger``
+    False: no farther look for dice too large for the finder's first look (:func:`vision.dice.scan.scan_marks`)."""
 
     kind = "pips"
 
     def __init__(self, die_px: float | None = None, min_confidence: float = UNSURE, leaning: float = LEANING,
-                 second_look: tuple[int, ...] = SECOND_LOOK):
+                 second_look: tuple[int, ...] = SECOND_LOOK, larger: bool = True):
         self.die_px = die_px
+        self.larger = larger
         self.min_confidence = min_confidence
         self.leaning = leaning
         self.second_look = second_look
 
     def read(self, image: np.ndarray, zone: np.ndarray | None = None) -> DiceReading:
-        return scan_marks(image, zone, self.die_px, self._read_faces)
+        return scan_marks(image, zone, self.die_px, self._read_faces, larger=self.larger)
 
     def _read_faces(self, image: np.ndarray, spots: list[net.Spot], probabilities: np.ndarray):
         unsure = [i for i, p in enumerate(probabilities)

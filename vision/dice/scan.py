@@ -32,13 +32,18 @@ ReadFaces = Callable[[np.ndarray, list[net.Spot], np.ndarray], list[Verdict]]
 
 
 def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None, read_faces: ReadFaces,
-               taught_side: float | None = None, dice_together: bool = False) -> DiceReading:
+               taught_side: float | None = None, dice_together: bool = False, larger: bool = True) -> DiceReading:
     """The dice the finder marks in ``zone``: out of the tray left out, partly out, cocked or stacked
     reported unreadable with the reason, the others read by ``read_faces``. ``taught_side``, the dice's side when
-    they were taught with the camera, is looked for where dice that large would be missed (:func:`net.size_to_look_for`).
+    they were taught with the camera, is looked for where dice that large would be missed
+    (:func:`net.size_to_look_for`).
     ``dice_together``: where the dice's taught side is known, a mark of about that size is a die when the reader
     network finds all kinds of die together likelier than none (:func:`net.kind_of_mark`); a smaller mark is the
-    drawing on a die or on its side face."""
+    drawing on a die or on its side face. ``larger``: where no die size is known (none given, none taught), dice too
+    large for the finder's first look are looked for farther (:func:`net.with_large_dice`); False, the first look
+    alone (the bench's side by side). Dice of a taught size are not: the size says whether they are too large, and a
+    die far off the camera's axis, its side face in view, would be marked whole there and read worse
+    (bench/tray_place_bench.py: 3 fewer right of 107 at the corner, a wrong face at the right edge)."""
     margin = int(2 * die_px) if die_px else 48
     crop, (ox, oy) = crop_to_zone(image, zone, margin)
     if crop.size == 0:
@@ -46,7 +51,10 @@ def scan_marks(image: np.ndarray, zone: np.ndarray | None, die_px: float | None,
     if not die_px and net.size_to_look_for(crop.shape, taught_side):
         die_px = taught_side  # large dice: their margin too, as for a size given
         crop, (ox, oy) = crop_to_zone(image, zone, int(2 * die_px))
-    spots = distinct(net.find(crop, die_px=die_px))
+    spots = net.find(crop, die_px=die_px)
+    if larger and not die_px and not taught_side:
+        spots = net.with_large_dice(crop, spots)
+    spots = distinct(spots)
     dice: list[Die] = []
     sides = []
     flat: list[tuple[int, net.Spot, np.ndarray]] = []  # dice lying flat in the tray (place in dice): read together
