@@ -84,6 +84,15 @@ def test_large_pip_dice_under_a_low_camera_are_read_not_their_pips():
     assert first_look["right"] < ours["dice"] / 2 and first_look["false"] > 5
 
 
+def test_the_farther_look_adds_no_die_where_the_first_look_marked_nothing():
+    scene = next(s for s in (render_tray(np.random.default_rng(seed), faces=["5"], die_px=(140, 150))
+                             for seed in range(20)) if s.dice[0].box[0] > 200)  # one large die, away from the left
+    first_look = net.find(scene.image)
+    assert len(net.with_large_dice(scene.image, first_look)) < len(first_look)  # its parts, replaced by the die
+    elsewhere = net.Spot((40.0, 40.0), (20, 20, 40, 40), 0.9)  # a mark far from the die, none within it
+    assert net.with_large_dice(scene.image, [elsewhere]) == [elsewhere]
+
+
 def test_dice_of_the_usual_size_are_read_alike_with_or_without_the_farther_look():
     rng = np.random.default_rng(4)
     for _ in range(8):

@@ -226,9 +226,11 @@ def with_large_dice(image: np.ndarray, spots: list[Spot], min_score: float = MIN
     layers see at once: it marks their pips or a corner as dice, a roll of two read as six (bench/large_dice_bench.py).
     So it looks again farther (FARTHER), where such a die is of the size it knows. A mark there that is at least LARGE
     in the first look, that the reader network takes for a die and surer than every first-look mark within its box
-    (its pips, the drawing on it, a corner, the die itself seen less surely) replaces them; dice of the usual size are
-    marked by the first look alone, as before. Costs a finder run on a quarter of the pixels, and a reader's look at
-    each large mark."""
+    (its pips, the drawing on it, a corner, the die itself seen less surely) replaces them. Only where the first look
+    marked something: the farther look adds no die where the first saw none (a card or a coaster in the tray would
+    be one; large picture dice with no mark in them, 2 of 44 in the bench, stay unseen as before). Dice of the usual
+    size are marked by the first look alone, as before. Costs a finder run on a quarter of the pixels, and a reader's
+    look at each large mark."""
     if not spots:
         return spots
     first = min(1.0, FINDER_SIZE / max(image.shape[:2]))
@@ -237,7 +239,7 @@ def with_large_dice(image: np.ndarray, spots: list[Spot], min_score: float = MIN
     dice = []
     for mark, p in zip(large, read(image, large)):
         parts = [s for s in spots if _within(s.center, mark.box)]
-        if kind_of_mark(p) != NOT_A_DIE and all(s.score < mark.score for s in parts):
+        if parts and kind_of_mark(p) != NOT_A_DIE and all(s.score < mark.score for s in parts):
             dice.append(mark)
     if not dice:
         return spots
