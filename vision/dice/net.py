@@ -236,15 +236,18 @@ def with_large_dice(image: np.ndarray, spots: list[Spot], min_score: float = MIN
     first = min(1.0, FINDER_SIZE / max(image.shape[:2]))
     large = [s for s in _find_at(image, min_score, FINDER_DIE_PX / (first * FARTHER))
              if s.side * first >= LARGE * FINDER_DIE_PX]
-    dice = []
-    for mark, p in zip(large, read(image, large)):
-        parts = [s for s in spots if _within(s.center, mark.box)]
-        if parts and kind_of_mark(p) != NOT_A_DIE and all(s.score < mark.score for s in parts):
-            dice.append(mark)
+    surer = [mark for mark in large if _surer_than_its_parts(mark, spots)]
+    dice = [mark for mark, p in zip(surer, read(image, surer)) if kind_of_mark(p) != NOT_A_DIE]
     if not dice:
         return spots
     rest = [s for s in spots if not any(_within(s.center, die.box) for die in dice)]
     return sorted(dice + rest, key=lambda s: -s.score)
+
+
+def _surer_than_its_parts(mark: Spot, spots: list[Spot]) -> bool:
+    """Whether some of ``spots`` lie within ``mark``'s box, each less sure than it."""
+    parts = [s.score for s in spots if _within(s.center, mark.box)]
+    return bool(parts) and max(parts) < mark.score
 
 
 def _within(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
