@@ -1,13 +1,13 @@
-"""Dice large in the picture: taught dice under a camera hung low, and close-ups taught from, side by side.
+"""Dice large in the picture: dice under a camera hung low, and close-ups taught from, side by side.
 
     .venv/bin/python bench/large_dice_bench.py [--throws 20] [--photos 12] [--seed 9]
 
-Two tables, on renders (no real photo of large dice is at hand; the train split's dice are 20-60 px):
+Three tables, on renders (no real photo of large dice is at hand; the train split's dice are 20-60 px):
 
 * Fandooble's two dice taught with a 640 x 480 camera that sees them 48 to 140 px wide, then thrown into the tray
   (one to three dice a throw) and read: with the size the camera taught them at (ours: the finder looks for dice
   that large at that size, :func:`vision.dice.net.size_to_look_for`) and without it, as dice taught from photos are
-  (the finder's first look, which knows dice of about 54 px in a 640 px picture);
+  (the finder's first look, which knows dice of about 54 px in a 640 px picture, then its farther look: below);
   and, the camera's working width doubled after teaching (the dice twice as many pixels), with the size placed on
   the picture (ours: :meth:`vision.dice.FaceTemplates.taught_side` scales it by the picture it was measured on)
   against the size taken as it is;
