@@ -77,6 +77,12 @@ class Spot:
         return float(max(self.box[2], self.box[3]))
 
 
+def first_look_scale(shape: tuple[int, ...]) -> float:
+    """The scale the finder sees a picture of ``shape`` at when no die size is known: its longer side FINDER_SIZE
+    pixels, a smaller picture as it is (enlarged, its pips would look like dice)."""
+    return min(1.0, FINDER_SIZE / max(shape[:2]))
+
+
 def size_to_look_for(shape: tuple[int, ...], side: float | None) -> float | None:
     """The die side to look for in a picture of ``shape``, knowing the dice are about ``side`` pixels (as taught with
     the camera): ``side`` where dice that large are too large for the finder's first look (TOO_LARGE), so that it sees
@@ -84,7 +90,7 @@ def size_to_look_for(shape: tuple[int, ...], side: float | None) -> float | None
     size skips its closer look at small dice and may enlarge the picture, a cost that buys nothing there)."""
     if not side:
         return None
-    first_look = min(1.0, FINDER_SIZE / max(shape[:2]))
+    first_look = first_look_scale(shape)
     return float(side) if side * first_look > TOO_LARGE * FINDER_DIE_PX else None
 
 
@@ -100,7 +106,7 @@ def finder_input(image: np.ndarray, resized: bool = False, die_px: float | None 
         blob = image.astype(np.float32).transpose(2, 0, 1) / 255.0 - 0.5
         return blob, 1.0
     h, w = image.shape[:2]
-    scale = FINDER_DIE_PX / die_px if die_px else min(1.0, FINDER_SIZE / max(h, w))
+    scale = FINDER_DIE_PX / die_px if die_px else first_look_scale(image.shape)
     sw, sh = max(8, round(w * scale)), max(8, round(h * scale))
     small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
     pad_h, pad_w = -sh % (2 * FINDER_STRIDE), -sw % (2 * FINDER_STRIDE)
@@ -201,7 +207,7 @@ def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = 
     """
     if die_px is not None:
         return _find_at(image, min_score, die_px)
-    scale = min(1.0, FINDER_SIZE / max(image.shape[:2]))
+    scale = first_look_scale(image.shape)
     spots = _find_at(image, min_score, FINDER_DIE_PX / scale)
     while not spots and scale < CLOSEST:
         scale = min(1.0, 2 * scale)
@@ -233,7 +239,7 @@ def with_large_dice(image: np.ndarray, spots: list[Spot], min_score: float = MIN
     look at each large mark."""
     if not spots:
         return spots
-    first = min(1.0, FINDER_SIZE / max(image.shape[:2]))
+    first = first_look_scale(image.shape)
     large = [s for s in _find_at(image, min_score, FINDER_DIE_PX / (first * FARTHER))
              if s.side * first >= LARGE * FINDER_DIE_PX]
     surer = [mark for mark in large if _surer_than_its_parts(mark, spots)]
