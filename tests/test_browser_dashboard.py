@@ -66,6 +66,12 @@ def page(page):
     page.set_default_timeout(TIMEOUT_MS)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # Playwright's browser sends a page's file choosers and finished requests only once asked to, and expect_*()
+    # asks without waiting for the answer: asked just before the key or the answer it waits for, the event may
+    # come first and be missed (the likeliest cause of a CI run's 30 s wait for a file chooser). Asked here,
+    # with the page, they are in place long before.
+    page.on("filechooser", lambda chooser: None)
+    page.on("requestfinished", lambda request: None)
     yield page
     assert errors == [], f"script errors on the page: {errors}"
 
@@ -948,6 +954,7 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert page.is_visible("text=Choose the photo") and not page.is_visible("#teach-watch")
     assert page.text_content("#teach-state").startswith("Choose a photo of the die alone, this face up")
     page.focus("#teach-photo")  # reached by the keyboard (and a screen reader), it opens the phone's chooser
+    until(page, "document.activeElement === document.getElementById('teach-photo')")
     with page.expect_file_chooser() as chooser:
         page.keyboard.press("Space")
     assert chooser.value.is_multiple()
