@@ -9,7 +9,7 @@ A picture is refused, saying what was seen, when it holds no die, several dice o
 certainty, or a die that does not lie flat. A close-up (a phone held near, the die a fifth of the photo or
 more) is looked at again for a larger die around what was found, so the drawing on its face is not taught as the
 die (``bench/large_dice_bench.py``, 288 rendered photos of one die, a twentieth to two fifths of the photo, on six
-tables: 274 taught at the die's size, 3 refused, 11 at another size, against 232, 21 and 35 at the first look
+tables: 279 taught at the die's size, 3 refused, 6 at another size, against 232, 21 and 35 at the first look
 alone; up to three tenths of the photo, 214 of 216 at its size, against 201).
 """
 
@@ -25,7 +25,10 @@ from .scan import distinct
 
 MIN_SCORE = 0.3  # the finder's least certainty for the one die
 SQUARE = 0.84  # a blob filling at least this share of its rotated rectangle is square enough for a die
-LARGER = (2.0, 3.0, 4.5, 6.0)  # a die found is looked for again this many times as large (a close-up's drawing taken for it)
+LARGER = (2.0, 3.0, 4.5, 6.0, 9.0, 13.0)  # a die found is looked for again this many times as large (a close-up's
+# drawing taken for it). 9 and 13: on wood grain or a dark cloth the first look may mark a speck of a close-up's die, a
+# tenth of it or less, and three steps of at most 6 fell short (bench/large_dice_bench.py's photos: 6 of 288 cut out at
+# another size against 11, each smaller than the die)
 CLOSE_UP = (0.3, 0.45)  # a refused picture is looked at again for one die this share of its shorter side
 LARGEST = 0.6  # ... no die larger than this share of it
 MIDDLE = 0.35  # ... and what was taken for dice before lie within this share of its side from its middle
