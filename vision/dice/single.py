@@ -9,8 +9,8 @@ A picture is refused, saying what was seen, when it holds no die, several dice o
 certainty, or a die that does not lie flat. A close-up (a phone held near, the die a fifth of the photo or
 more) is looked at again for a larger die around what was found, so the drawing on its face is not taught as the
 die (``bench/large_dice_bench.py``, 288 rendered photos of one die, a twentieth to two fifths of the photo, on six
-tables: 279 taught at the die's size, 3 refused, 6 at another size, against 232, 21 and 35 at the first look
-alone; up to three tenths of the photo, 214 of 216 at its size, against 201).
+tables: 282 taught at the die's size, 3 refused, 3 at another size, against 232, 21 and 35 at the first look
+alone; up to three tenths of the photo, 216 of 216 at its size, against 201).
 """
 
 from __future__ import annotations
@@ -28,11 +28,14 @@ SQUARE = 0.84  # a blob filling at least this share of its rotated rectangle is 
 LARGER = (2.0, 3.0, 4.5, 6.0, 9.0, 13.0)  # a die found is looked for again this many times as large (a close-up's
 # drawing taken for it). 9 and 13: on wood grain or a dark cloth the first look may mark a speck of a close-up's die, a
 # tenth of it or less, and three steps of at most 6 fell short (bench/large_dice_bench.py's photos: 6 of 288 cut out at
-# another size against 11, each smaller than the die)
+# another size against 11, each smaller than the die; with OUTLINED below, 3)
 CLOSE_UP = (0.3, 0.45)  # a refused picture is looked at again for one die this share of its shorter side
 LARGEST = 0.6  # ... no die larger than this share of it
 MIDDLE = 0.35  # ... and what was taken for dice before lie within this share of its side from its middle
 FIT = 0.35  # a die looked for at a size must be found that large give or take this share
+OUTLINED, NEARLY = 0.2, 0.8  # ... and where its outline cuts it out this close to that size, this sure of the die found
+# is enough (a round drawing marked surer than its die: bench/large_dice_bench.py's photos, 3 of 288 cut out at another
+# size against 6; dice of the usual size, a twentieth to a fifth of the photo in 288 other renders, cut out as before)
 RIVAL = 0.65  # a second mark this sure (relative to the best) is a second die: the picture is refused
 
 
@@ -65,19 +68,24 @@ def single_die_read(image: np.ndarray, die_px: float | None = None, *,
     # look the drawing on its face may be taken for the die, or for several dice. Looked for as larger, a die
     # around what was found, of about that size and marked surer than it, is the die; and it again (a drawing in a
     # drawing). Surer: a die of the usual size looked for as larger is still marked, but less surely (close-up renders).
+    # Or nearly as sure, where its outline says a die of that very size lies there (OUTLINED): a round drawing may be
+    # marked surer than its die, and a die of the usual size is not cut out so much larger by its outline.
     shortest = min(image.shape[:2])
     for _ in range(3):
         for side in _larger(found, shortest):
             marks = net.find(image, min_score=MIN_SCORE, die_px=side)
-            if found is not None and not any(m.score > found[2] for m in marks):
-                continue  # nothing there surer than the die found: the rest of a look is the costly part
+            if found is not None and not any(
+                    _sure_enough(m.score, found[2], lambda m=m: _fit(die_square(image, m.center, m.side), side))
+                    for m in marks):
+                continue  # nothing there that could be the die: the rest of a look is the costly part
             try:
                 die, probabilities, score = _single_die_read(image, side)
             except NotOneDie:
                 continue
             inside = [found[0].center] if found is not None else [_middle(box) for box, _ in refused.seen]
-            if (abs(max(die.size) / side - 1) < FIT and all(_near_middle(die, point) for point in inside)
-                    and (found is None or score > found[2])):
+            fit = _fit(die, side)
+            if (fit < FIT and all(_near_middle(die, point) for point in inside)
+                    and (found is None or _sure_enough(score, found[2], lambda: fit))):
                 found = die, probabilities, score
                 break
         else:
@@ -85,6 +93,17 @@ def single_die_read(image: np.ndarray, die_px: float | None = None, *,
     if found is None:
         raise refused
     return found[:2]
+
+
+def _sure_enough(score: float, than: float, fit) -> bool:
+    """Whether a die looked for as larger, marked ``score``, is the die rather than the one found (marked ``than``):
+    surer, or nearly as sure with its outline that large (``fit()``, asked only then: it costs an outline)."""
+    return score > than or (score > NEARLY * than and fit() < OUTLINED)
+
+
+def _fit(die: Candidate, side: float) -> float:
+    """How far ``die`` is from the size looked for, as a share of it."""
+    return abs(max(die.size) / side - 1)
 
 
 def _larger(found, shortest: int) -> list[float]:
