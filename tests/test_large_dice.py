@@ -132,17 +132,21 @@ def close_ups(share: float, count: int = 12, size=(1024, 768)):
         yield render_face_photo(rng, "CGRFKW"[i % 6], size=size, die_px=side, table=TABLES[i % len(TABLES)]), side
 
 
+def cut_out_sizes(share: float, size=(1024, 768), larger: bool = True) -> list[float | None]:
+    """Each of a dozen close-ups' die as cut out, as a share of its side; None for a photo refused."""
+    sizes = []
+    for photo, side in close_ups(share, size=size):
+        try:
+            sizes.append(max(single_die(photo, larger=larger).size) / side)
+        except NotOneDie:
+            sizes.append(None)
+    return sizes
+
+
 def taught_as_whole_dice(share: float, larger: bool = True) -> tuple[int, int]:
     """(photos whose die is cut out at its size, photos refused) of a dozen close-ups."""
-    whole = refused = 0
-    for photo, side in close_ups(share):
-        try:
-            die = single_die(photo, larger=larger)
-        except NotOneDie:
-            refused += 1
-            continue
-        whole += abs(max(die.size) - side) < 0.25 * side
-    return whole, refused
+    sizes = cut_out_sizes(share, larger=larger)
+    return sum(size is not None and abs(size - 1) < 0.25 for size in sizes), sizes.count(None)
 
 
 CLOSE = (0.25, 0.35, 0.42)  # a quarter to two fifths of the photo's shorter side
@@ -160,12 +164,7 @@ def test_a_close_up_first_marked_by_a_speck_of_its_die_is_taught_whole():
     # A phone held close, upright, the die two fifths of the photo on wood grain or a dark cloth: the finder's first
     # look may mark a speck of it (a tenth of the die or less), farther than three steps of at most six times from
     # the die. Looked for up to 13 times as large, it is found whole.
-    sizes = []
-    for photo, side in close_ups(0.42, size=(768, 1024)):
-        try:
-            sizes.append(max(single_die(photo).size) / side)
-        except NotOneDie:
-            continue
+    sizes = [size for size in cut_out_sizes(0.42, size=(768, 1024)) if size is not None]
     assert sum(abs(size - 1) < 0.25 for size in sizes) >= 10  # of 12 (measured: 11)
     assert min(sizes) > 0.2  # (with steps of at most 6: one die of 12 cut out at a tenth of its side)
 
@@ -173,12 +172,7 @@ def test_a_close_up_first_marked_by_a_speck_of_its_die_is_taught_whole():
 def test_a_close_up_whose_round_drawing_is_marked_surer_than_the_die_is_taught_whole():
     # The finder may mark a round drawing surer than the die it is on; looked for as larger, the die is marked a
     # little less surely, but its outline cuts it out at the very size looked for: that is the die.
-    sizes = []
-    for photo, side in close_ups(0.35, size=(1024, 1024)):
-        try:
-            sizes.append(max(single_die(photo).size) / side)
-        except NotOneDie:
-            continue
+    sizes = [size for size in cut_out_sizes(0.35, size=(1024, 1024)) if size is not None]
     assert len(sizes) >= 11  # of 12 (measured: 11, a photo refused either way)
     assert all(abs(size - 1) < 0.25 for size in sizes)  # (surer only: one cut out at two fifths of the die, its drawing)
 
