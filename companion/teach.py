@@ -215,8 +215,12 @@ class DiceTeacher:
         self.state = WAITING_FOR_MOTION
         self.message = "waiting for a photo" if photos else "waiting for the die to be set down"
         self.retries = 0
-        self.seen: np.ndarray | None = None  # the last picture, if it was refused, with what was seen drawn
+        # The last picture with what was seen in it drawn: what was taken for dice (refused), or the die a face was
+        # learned from (a box around a drawing or a speck instead is a wrong sample: take it back)
+        self.seen: np.ndarray | None = None
         self._seen_name = ""
+        self.seen_learned = False
+        self._before: list = []  # the taught samples before each picture learned in this session, to take it back
         self._picture_size: tuple[int, int] | None = None  # (width, height) of the pictures fed
         self._deadline = clock() + self.timeout_s
 
@@ -278,7 +282,9 @@ class DiceTeacher:
             "active": self.active,
             "message": self.message,
             "retries": self.retries,
-            "seen": self._seen_name if self.seen is not None else "",  # names the refused picture shown
+            "seen": self._seen_name if self.seen is not None else "",  # names the last picture shown
+            "seen_learned": self.seen is not None and self.seen_learned,  # a face was learned from it (else refused)
+            "can_take_back": self.can_take_back,
             "timeout_s": self.timeout_s,
             "photos": self.photos,
             "view": self.view(),
@@ -342,6 +348,27 @@ class DiceTeacher:
             self._timed_out()
         return self.status()
 
+    @property
+    def can_take_back(self) -> bool:
+        return self.active and bool(self._before)
+
+    def take_back(self) -> dict:
+        """Forget the last picture learned in this session and ask for its face again: the teacher saw on it that
+        what was learned is not the die (a drawing on it, a speck, a coin beside it). Earlier pictures, one by one,
+        the same way. Raises :class:`BadTeaching` when there is none to take back."""
+        if self.active:
+            self._timed_out()
+        if not self.can_take_back:
+            why = "no picture was learned yet" if self.active else "teaching is not going on"
+            raise BadTeaching("take_back", f"there is no picture to take back: {why}")
+        self.templates = self._before.pop()
+        self.learned -= 1
+        self._show(None)
+        self._deadline = self.clock() + self.timeout_s
+        again = "choose another photo" if self.photos else "set the die down again"
+        self._set(WAITING_FOR_MOTION, f"picture {self.step} was taken back: {again}")
+        return self.status()
+
     def cancel(self) -> dict:
         """Stop now; nothing is stored."""
         if self.active:
@@ -362,34 +389,36 @@ class DiceTeacher:
         return f". If it does lie flat: {edge}" if edge else ""
 
     def _take(self, image: np.ndarray) -> None:
+        from vision import overlay
         from vision.dice.zone import codes_seen, crop_to_zone, hide_tags
 
         face = self.face
         # No tray marked: the whole picture is looked at, the table's corner tags and cards' codes in it too.
         tags = self.tags if self.zone is not None else [*self.tags, *(code.corners for code in codes_seen(image))]
         in_tray, _ = crop_to_zone(hide_tags(image, tags), self.zone, 0)
+        before = without_die(self.templates, None)
         try:
-            self.templates.learn(self.die, face, in_tray, new_face=self.look == 1 and not self.another_light,
-                                 die_px=self.die_px, picture=None if self.photos else (image.shape[1], image.shape[0]))
+            die = self.templates.learn(self.die, face, in_tray, new_face=self.look == 1 and not self.another_light,
+                                       die_px=self.die_px, picture=None if self.photos else (image.shape[1],
+                                                                                             image.shape[0]))
         except ValueError as exc:
-            from vision import overlay
-
             self.retries += 1
             # The tray as the refused picture was seen, what was taken for dice boxed: looked at, not read.
-            self.seen = overlay.draw_seen(in_tray, getattr(exc, "seen", ()))
-            self._seen_name = secrets.token_hex(4)  # a new name, also in a later session: pages fetch it afresh
+            self._show(overlay.draw_seen(in_tray, getattr(exc, "seen", ())))
             self._deadline = self.clock() + self.timeout_s
             self._set(WAITING_FOR_MOTION, f"{exc}{self._flat_far_off(exc, image)}; "
                                           f"{'choose another photo' if self.photos else 'try again'}")
             return
-        self.seen = None
+        self._before.append(before)
         self.learned += 1
         name = face_name(face, self.die)
+        self._show(overlay.draw_learned(in_tray, die.box, face), learned=True)
         got = f"got it: {face} ({name})" if name else f"got it: {face}"
         if self.learned < self.total:
             self._deadline = self.clock() + self.timeout_s
             self._set(LEARNED, got)
             return
+        self._before.clear()  # stored: nothing is taken back now (the die is taught again instead)
         self._keep_one_light()
         if self.photos:  # a phone's photo, taken from anywhere, tells nothing of the dice's size under the camera
             self.templates.sides[self.die] = self._kept_sides
@@ -403,6 +432,13 @@ class DiceTeacher:
             return
         counts = ", ".join(f"{n}× {face_name(f, self.die) or f}" for f, n in self.templates.face_counts(self.die).items())
         self._set(DONE, f"die {self.die} learned{' in this light too' if self.another_light else ''}: {counts}")
+
+    def _show(self, drawn: np.ndarray | None, *, learned: bool = False) -> None:
+        """Keep ``drawn`` as the last picture shown, under a new name (pages fetch it afresh, also in a later
+        session); None shows none."""
+        self.seen = drawn
+        self._seen_name = secrets.token_hex(4) if drawn is not None else ""
+        self.seen_learned = learned
 
     def _keep_one_light(self) -> None:
         """The die's light to judge a tray by: this teaching's, or taught again in another light, the dimmer of the

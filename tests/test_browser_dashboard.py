@@ -909,7 +909,10 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
             scene["image"] = render_face_photo(rng, face)
             page.wait_for_selector(f"#teach-prompt >> text={next_prompt}")
         assert page.text_content("#teach-count") == "2 of 3 pictures taken"
-        assert not page.is_visible("#teach-seen-box")  # a picture was taken since: nothing refused to look at
+        # A picture was taken since: the last one is shown, its die boxed, with what to do if the box is wrong
+        until(page, "document.getElementById('teach-seen-caption').textContent.startsWith('The last picture, as "
+                    "the companion learned it')")
+        assert page.is_visible("#teach-back")
         scene["image"] = render_face_photo(rng, "W")
         page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
         assert page.text_content("#teach-prompt") == "die special learned: 1× Fandooble, 1× knight, 1× wizard"
@@ -966,8 +969,21 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
                 "document.getElementById('teach-seen').naturalWidth === 320")
     assert page.text_content("#teach-seen-caption").startswith("The photo as the companion saw it")
     assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the green dragon face up")
+    # The chest photo was learned: taken back on the phone (its box would show a wrong cut), asked for again, and
+    # shown learned with its die boxed.
+    page.click("#teach-back")
+    page.wait_for_selector("#teach-message >> text=picture 1 was taken back: choose another photo")
+    assert page.text_content("#teach-count") == "0 of 2 pictures taken" and not page.is_visible("#teach-seen")
+    assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the treasure chest face up")
+    assert not page.is_visible("#teach-back")  # nothing left to take back
+    page.set_input_files("#teach-photo", [str(photos["chest"])])
+    page.wait_for_selector("#teach-count >> text=1 of 2 pictures taken")
+    page.wait_for_selector("#teach-seen", state="visible")
+    assert page.text_content("#teach-seen-caption").startswith("The last picture, as the companion learned it")
+    assert page.is_visible("#teach-back")
     page.set_input_files("#teach-photo", [str(photos["green"])])
     page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    assert not page.is_visible("#teach-back")
     # The camera has never seen the die: the page says how to see the camera read it.
     assert "Try the dice" in page.text_content("#teach-state")
     page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")

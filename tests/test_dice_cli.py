@@ -46,6 +46,22 @@ def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_
     assert DiceStore(data_dir).load_templates().face_counts("special") == {"F": 1, "K": 2, "W": 3}
 
 
+def test_the_photos_faces_were_learned_from_are_drawn_with_their_die_boxed_to_look_over(photos, tmp_path, data_dir,
+                                                                                        capsys):
+    from tests.test_teach import boxed_around
+
+    drawn = tmp_path / "learned"
+    assert main(["dice", "teach", "--images", str(photos), "--pictures", str(drawn), "--data-dir", str(data_dir)]) == 0
+    err = capsys.readouterr().err
+    assert f"[1/12] die dragon, face 1: C (treasure chest) learned from dragon_C_1.png (drawn in " \
+           f"{drawn / 'dragon_C_1.seen.jpg'})" in err
+    assert sorted(p.name for p in drawn.iterdir()) == sorted(f"{p.stem}.seen.jpg" for p in photos.iterdir())
+    photo = cv2.imread(str(photos / "special_W_6.png"))
+    seen = cv2.imread(str(drawn / "special_W_6.seen.jpg"))
+    h, w = photo.shape[:2]
+    assert boxed_around(seen, photo, (w // 4, h // 4, w // 2, h // 2))  # the die, in the photo's middle
+
+
 def test_a_refused_teaching_photo_says_how_to_see_what_was_found(tmp_path, data_dir, capsys):
     folder = tmp_path / "my photos"  # a space in the path: the command given still works when copied
     folder.mkdir()
@@ -149,11 +165,15 @@ def test_teach_with_the_camera_follows_the_die_being_set_down(tmp_path, data_dir
         cv2.imwrite(str(frames / f"{i:03d}.png"), picture)
     (data_dir / "config.toml").write_text(f'[camera]\nbackend = "file"\nfile_path = "{frames}"\n')
     code = main(["dice", "teach", "--die", "dragon", "--faces", "CGR", "--looks", "1", "--timeout", "20",
-                 "--data-dir", str(data_dir)])
+                 "--pictures", str(tmp_path / "learned"), "--data-dir", str(data_dir)])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "[1/3] die dragon, face 1 of 3: put C (treasure chest) face up" in err
     assert json.loads(out)["dice"]["dragon"]["faces"] == "CGR"
+    # Each picture taken, its die boxed, to look over
+    assert f"[3/3] got it (drawn in {tmp_path / 'learned' / 'dragon_R_3_1.seen.jpg'})" in err
+    assert sorted(p.name for p in (tmp_path / "learned").iterdir()) == \
+        ["dragon_C_1_1.seen.jpg", "dragon_G_2_1.seen.jpg", "dragon_R_3_1.seen.jpg"]
 
 
 def _teaching_frames(tmp_path, faces: str):

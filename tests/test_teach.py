@@ -256,19 +256,79 @@ def test_a_picture_without_one_flat_die_asks_again_for_the_same_face(rng, store)
     assert status["retries"] == 2 and "2 dice" in status["message"] and status["learned"] == 1
     # The refused picture is kept, what was taken for dice boxed in magenta: a box around each of the two dice.
     assert status["seen"] and status["seen"] != first_seen and teacher.seen.shape == scene.image.shape
-    magenta = np.abs(teacher.seen.astype(int) - overlay.SEEN).max(axis=2) < 60
-    boxed = magenta & np.any(teacher.seen != scene.image, axis=2)
+    assert not status["seen_learned"]
     for die in scene.dice:
-        x, y, w, h = die.box
-        around = boxed[max(0, y - h // 2):y + h + h // 2, max(0, x - w // 2):x + w + w // 2]
-        assert around.sum() > 2 * (w + h), f"no box drawn around the die at {die.center}"
+        assert boxed_around(teacher.seen, scene.image, die.box), f"no box drawn around the die at {die.center}"
     status = hand_then(teacher, render_face_photo(rng, "G"))[-1]
-    assert status["state"] == DONE and status["seen"] == "" and teacher.seen is None
+    assert status["state"] == DONE and status["seen_learned"] and not status["can_take_back"]  # the last, learned
     assert store.face_counts() == {"dragon": {"C": 1, "G": 1}}
     assert set(store.load_templates().taught_lights()) == {"dragon"}  # the camera's light, to compare a tray with
     assert 40 < store.load_templates().taught_side() < 80  # the camera's size of the die, to look for large dice at
     h, w = scene.image.shape[:2]
     assert store.load_templates().sides_on == {"dragon": (w, h)}  # and the picture that size was measured on
+
+
+def boxed_around(seen: np.ndarray, image: np.ndarray, box) -> bool:
+    """Whether ``seen`` (``image`` drawn on) has a magenta box around ``box`` (x, y, w, h), within half its size."""
+    magenta = np.abs(seen.astype(int) - overlay.SEEN).max(axis=2) < 60
+    boxed = magenta & np.any(seen != image, axis=2)
+    x, y, w, h = box
+    around = boxed[max(0, y - h // 2):y + h + h // 2, max(0, x - w // 2):x + w + w // 2]
+    return around.sum() > 2 * (w + h)
+
+
+def one_die(rng, face: str, **render):
+    """A photo of one Fandooble die, ``face`` up, on a grey table: the scene (its ``image``, its die's ``box``)."""
+    return render_tray(rng, kind="fandooble", faces=[face], size=(320, 240), die_px=(60, 60), table="grey", **render)
+
+
+def test_the_die_a_face_was_learned_from_is_shown_boxed_and_a_wrong_photo_is_taken_back(rng, store):
+    # A photo of the wrong face, chosen by mistake: seen on the phone (the die boxed, the face named), taken back,
+    # and the face asked for again. The die is taught as if that photo had never been sent.
+    chest, dragon, chest_again, dragon_again, red = (one_die(rng, face) for face in "CGCGR")
+    teacher = DiceTeacher("dragon", "CGR", looks=1, save=store.save_templates, photos=True)
+    status = teacher.photo(dragon.image)  # the green dragon up, where the treasure chest was asked for
+    assert status["learned"] == 1 and status["seen"] and status["seen_learned"] and status["can_take_back"]
+    assert boxed_around(teacher.seen, dragon.image, dragon.dice[0].box)
+    status = teacher.take_back()
+    assert (status["state"], status["learned"], status["step"]) == (WAITING_FOR_MOTION, 0, 1)
+    assert status["message"] == "picture 1 was taken back: choose another photo"
+    assert status["prompt"] == "die dragon, face 1 of 3: a photo of the die alone with the treasure chest face up"
+    assert status["seen"] == "" and not status["can_take_back"] and teacher.templates.samples == []
+    with pytest.raises(BadTeaching, match="there is no picture to take back: no picture was learned yet"):
+        teacher.take_back()
+
+    shown = teacher.photo(chest.image)
+    assert boxed_around(teacher.seen, chest.image, chest.dice[0].box) and shown["seen"] != status["seen"]
+    teacher.photo(chest_again.image)  # sent twice by mistake: taken for the green dragon, and taken back
+    assert teacher.take_back()["prompt"].endswith("the green dragon face up") and teacher.status()["can_take_back"]
+    teacher.photo(dragon_again.image)
+    assert teacher.photo(red.image)["state"] == DONE
+    assert not teacher.status()["can_take_back"]  # stored: taught again instead
+    with pytest.raises(BadTeaching, match="teaching is not going on"):
+        teacher.take_back()
+
+    # Taught as if only the three right photos had been sent, sample for sample.
+    clean = DiceTeacher("dragon", "CGR", looks=1, photos=True)
+    for scene in (chest, dragon_again, red):
+        clean.photo(scene.image)
+    taught = store.load_templates()
+    assert taught.dice == {"dragon": "CGR"} and taught.pictures == {"dragon": 3}
+    assert [face for _, face, _ in taught.samples] == [face for _, face, _ in clean.templates.samples]
+    assert all(np.allclose(a, b) for (_, _, a), (_, _, b) in zip(taught.samples, clean.templates.samples))
+
+
+def test_a_picture_taken_back_while_teaching_with_the_camera_is_taken_again_once_the_die_is_set_down(rng, store):
+    teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates)
+    dragon = one_die(rng, "G")
+    assert hand_then(teacher, dragon.image)[-1]["seen_learned"]  # the wrong face was up
+    assert teacher.take_back()["message"] == "picture 1 was taken back: set the die down again"
+    for _ in range(5):  # it still lies there: nothing moved, nothing taken
+        assert teacher.feed(dragon.image)["learned"] == 0
+    chest = one_die(rng, "C")
+    status = hand_then(teacher, chest.image)[-1]
+    assert status["learned"] == 1 and status["message"] == "got it: C (treasure chest)"
+    assert boxed_around(teacher.seen, chest.image, chest.dice[0].box)
 
 
 def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_refused_one(rng, store):

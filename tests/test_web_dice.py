@@ -21,6 +21,7 @@ from tests.test_web_support import (  # noqa: F401  (fixtures)
     runtime,
     with_token,
 )
+from vision import overlay
 from vision.synth.dice import render_face_photo
 
 
@@ -226,6 +227,19 @@ def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client
     learned = send(data=photo).get_json()["teaching"]
     assert learned["learned"] == 1 and learned["message"] == "got it: C (treasure chest)"
     assert runtime.snapshot()["teaching"]["learned"] == 1  # every phone follows
+    assert learned["seen_learned"] and learned["can_take_back"]  # the photo is shown with the die boxed
+    shown = client.get(f"/api/dice/teach/seen.jpg?n={learned['seen']}")
+    picture = cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR)
+    assert shown.status_code == 200 and picture.shape == (720, 960, 3)  # the photo, made small enough for a phone
+    assert (np.abs(picture.astype(int) - overlay.SEEN).max(axis=2) < 60).sum() > 1000  # and its die boxed in magenta
+    back = client.post("/api/dice/teach/back", json={})  # the box was not around the die: taken back, asked again
+    assert back.status_code == 200 and back.get_json()["state"]["teaching"]["learned"] == 0
+    assert back.get_json()["teaching"]["message"] == "picture 1 was taken back: choose another photo"
+    assert client.get("/api/dice/teach/seen.jpg").status_code == 404
+    again = client.post("/api/dice/teach/back", json={})
+    assert again.status_code == 409 and again.get_json()["reason"] == "nothing_to_take_back"
+    assert again.get_json()["error"] == "there is no picture to take back: no picture was learned yet"
+    assert send(data=photo).get_json()["teaching"]["learned"] == 1
     two = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey").image
     refused = send(two).get_json()["teaching"]
     assert refused["learned"] == 1 and "2 dice" in refused["message"]
@@ -389,6 +403,7 @@ def test_teaching_is_the_game_masters(runtime, camera, tmp_path):
     assert refused.status_code == 403 and refused.get_json()["reason"] == "pin"
     assert client.post("/api/dice/teach/cancel").status_code == 403
     assert client.post("/api/dice/teach/photo", data=b"a photo", content_type="image/jpeg").status_code == 403
+    assert client.post("/api/dice/teach/back").status_code == 403
     assert client.get("/api/dice/teach").status_code == 200
     assert client.post("/api/unlock", json={"pin": "9753"}).status_code == 200
     assert client.post("/api/dice/teach", json={"die": "dragon", "faces": "CCGGRR"}).status_code == 202

@@ -91,6 +91,12 @@ def draw_seen(image: np.ndarray, seen) -> np.ndarray:
     return out
 
 
+def draw_learned(image: np.ndarray, box, face: str) -> np.ndarray:
+    """A copy of ``image`` with the die a face was learned from boxed (x, y, w, h) and the face named: a box around
+    a drawing on the die, a speck of it or anything else shows a wrong sample, to take back."""
+    return draw_seen(image, [(box, f"{face} learned")])
+
+
 def _boxed(image, box, text, colour, scale, thick) -> None:
     x, y, w, h = box
     cv2.rectangle(image, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)

@@ -180,8 +180,25 @@ class Teaching:
             if current.get("active") else ""
         refuse(409, f"the dice are being taught already{where}: cancel that first", "busy")
 
+    def take_back(self) -> dict:
+        """The last picture learned is forgotten and its face asked for again (:meth:`DiceTeacher.take_back`)."""
+        from companion.teach import BadTeaching
+
+        with self._lock:
+            teacher = self._teacher
+            if teacher is None:
+                refuse(409, "there is no picture to take back: teaching is not going on", "nothing_to_take_back")
+            try:
+                status = teacher.take_back()
+            except BadTeaching as exc:
+                self._publish(teacher.status())  # a session that timed out meanwhile says so
+                refuse(409, str(exc), "nothing_to_take_back")
+            self._publish(status)
+        return self._status
+
     def seen(self):
-        """The last picture teaching refused, with what was taken for dice drawn (BGR), or None."""
+        """The last picture teaching took, with what was seen drawn (BGR): what was taken for dice where it was
+        refused, the die a face was learned from; None when there is none."""
         teacher = self._teacher
         return None if teacher is None else teacher.seen
 
@@ -255,15 +272,16 @@ def teaching_status():
 
 
 @bp.get("/teach/seen.jpg")
-def refused_picture():
-    """The tray as the last refused teaching picture showed it, each thing taken for a die boxed and named:
-    what "saw 3 dice" means, to look at rather than read. 404 (and a picture saying so) when there is none."""
+def seen_picture():
+    """The tray as the last teaching picture showed it: refused, each thing taken for a die boxed and named (what
+    "saw 3 dice" means, to look at rather than read); learned, the die its face was learned from boxed (a box around
+    something else is a wrong sample, to take back). 404 (and a picture saying so) when there is none."""
     from companion.liveview import encode_jpeg
     from web.streams import placeholder_jpeg
 
     picture = _teaching().seen()
     jpeg = None if picture is None else encode_jpeg(picture, 960, 80)
-    response = Response(jpeg or placeholder_jpeg("No refused picture"), status=200 if jpeg else 404,
+    response = Response(jpeg or placeholder_jpeg("No teaching picture"), status=200 if jpeg else 404,
                         mimetype="image/jpeg")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -338,6 +356,14 @@ def teach_photo():
     if image is None:
         refuse(400, "that is not a photo the companion can read: send a JPEG or PNG picture", "not_a_photo")
     return _teaching_answer(_teaching().photo(image))
+
+
+@bp.post("/teach/back")
+@game_master
+def take_back_picture():
+    """Forget the last picture learned (its box was not around the die) and ask for that face again. 409 when no
+    picture of this session is left to take back."""
+    return _teaching_answer(_teaching().take_back())
 
 
 @bp.post("/teach/cancel")

@@ -3,6 +3,7 @@
     companion dice teach --die dragon --faces CCGGRR        # the camera; one face after the other
     companion dice teach --die special --faces FFKKWW
     companion dice teach --images DIR                       # or photos: <die>_<face>_<n>[_<look>].png
+    companion dice teach ... --pictures SEEN                # each picture learned, its die boxed, written there
     companion dice aruco 0=C 1=C 2=G 3=G 4=R 5=R ...        # ArUco sticker id -> face
     companion dice use pips|taught|aruco
     companion dice show
@@ -41,6 +42,9 @@ def register(sub) -> None:
     teach.add_argument("--camera", dest="backend", help="camera backend (default: the configuration's)")
     teach.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each face (default 60)")
     teach.add_argument("--add", action="store_true", help="keep what was taught before (another die)")
+    teach.add_argument("--pictures", type=Path, metavar="DIR",
+                       help="write each picture learned there, the die its face was learned from boxed: a box around "
+                            "a drawing on the die, or anything else, is a wrong sample (teach that die again)")
     teach.add_argument("--another-light", action="store_true",
                        help="teach a taught die again in this light, keeping what it was taught (an evening's lamp)")
     teach.set_defaults(handler=run_teach)
@@ -85,7 +89,7 @@ def run_teach(args) -> int:
 
         store = DiceStore(data_dir(args))
         templates = (store.load_templates() if args.add else None) or FaceTemplates()
-        _teach_from_images(templates, args.images)
+        _teach_from_images(templates, args.images, args.pictures)
         store.save_templates(templates)
     else:
         store = _teach_from_camera(args)
@@ -93,7 +97,10 @@ def run_teach(args) -> int:
     return 0
 
 
-def _teach_from_images(templates, folder: Path) -> None:
+def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
+    from companion.cli.see import save_picture
+    from vision import overlay
+
     try:
         files = teaching_photos(folder)
     except SetupError as exc:
@@ -104,11 +111,14 @@ def _teach_from_images(templates, folder: Path) -> None:
         new_face = (die, number) not in seen_faces
         seen_faces.add((die, number))
         try:
-            templates.learn(die, face, image, new_face=new_face)
+            found = templates.learn(die, face, image, new_face=new_face)
         except ValueError as exc:  # the picture of what was found is one command away
             raise SetupError(f"{path.name}: {exc}. To see it drawn on the photo: companion see --dice "
                              f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
-        _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from {path.name}")
+        drawn = "" if pictures is None else \
+            f" (drawn in {save_picture(pictures, path, overlay.draw_learned(image, found.box, face))})"
+        _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from "
+                                    f"{path.name}{drawn}")
     for die in {die for _, die, _, _ in files}:  # photos are in their own camera's light and size, not the tray's
         templates.lights.pop(die, None)
         templates.sides.pop(die, None)
@@ -122,6 +132,7 @@ def _teach_from_camera(args) -> DiceStore:
 
     from companion.config import Config
     from companion.instance import running_companion
+    from companion.cli.see import save_picture
     from companion.teach import DONE, DiceTeacher
     from hardware.camera.select import chosen_backend, open_camera, resolve_backend, settings_of
 
@@ -168,7 +179,10 @@ def _teach_from_camera(args) -> DiceStore:
             if status["retries"] != before["retries"]:
                 _progress(status["step"], status["total"], status["message"])
             elif status["learned"] != before["learned"]:
-                _progress(before["step"], status["total"], "got it")
+                name = Path(f"{args.die}_{before['face']}_{before['face_number']}_{before['look']}")
+                drawn = "" if args.pictures is None else \
+                    f" (drawn in {save_picture(args.pictures, name, teacher.seen)})"
+                _progress(before["step"], status["total"], f"got it{drawn}")
                 if status["active"]:
                     _progress(status["step"], status["total"], _camera_prompt(status))
     finally:

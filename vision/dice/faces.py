@@ -130,9 +130,10 @@ class FaceTemplates:
         return describe_die(image, single_die(image, die_px))
 
     def learn(self, die: str, face: str, image: np.ndarray, *, new_face: bool = True,
-              die_px: float | None = None, picture: tuple[int, int] | None = None) -> None:
+              die_px: float | None = None, picture: tuple[int, int] | None = None) -> Candidate:
         """Add samples of ``face`` of ``die`` from a picture of that one die: the picture as taken, and as if
         seen at a slant from each of its four sides (:func:`at_a_slant`; one not found there is left out).
+        Returns the die found (a :class:`~vision.dice.find.Candidate`: its ``box`` shows what was learned).
 
         ``new_face`` counts a physical face of the die (False for a second look at the same face). ``picture`` is
         the (width, height) of the camera picture ``image`` was cut from, kept with the die's side (``sides_on``;
@@ -155,6 +156,7 @@ class FaceTemplates:
                 self.add(die, face, self.describe_single(at_a_slant(image, side), die_px), new_face=False)
             except ValueError:
                 continue  # slanted, the die is taken for two or not found: the picture's own sample stands
+        return candidate
 
     def add(self, die: str, face: str, descriptor: np.ndarray, *, new_face: bool = True) -> None:
         shape = (DESCRIPTOR + 2 * PAD, DESCRIPTOR + 2 * PAD, 3)

@@ -342,6 +342,11 @@
     $("teach-photo-note").textContent = PHOTO_NOTE;
   });
   $("teach-watch").addEventListener("click", () => { watchTray = !watchTray; showTeaching(teaching); });
+  const SEEN_LEARNED = "The last picture, as the companion learned it: the box should hold the whole die. Around a drawing on it, or something else? Take the picture back.";
+  $("teach-back").addEventListener("click", async () => {
+    const back = await act("/api/dice/teach/back", {});
+    if (back) showTeaching(back.teaching);
+  });
   $("teach-cancel").addEventListener("click", async () => {
     const done = await act("/api/dice/teach/cancel", {});
     if (done) showTeaching(done.teaching);
@@ -398,12 +403,16 @@
       $("teach-state").textContent = (t.photos && PHOTO_STATES[t.state]) || TEACH_STATES[t.state] || "";
       $("teach-state").dataset.state = t.state;
       $("teach-message").textContent = active ? t.message || "" : "";
-      // A refused picture is shown as the camera saw it: "saw 3 dice" is looked at, not read.
+      // The last picture is shown as the companion saw it: "saw 3 dice" is looked at, not read; and a face learned
+      // from a drawing on the die, or a speck, is seen to be wrong and taken back.
       const seen = active && t.seen ? `/api/dice/teach/seen.jpg?n=${encodeURIComponent(t.seen)}` : "";
       $("teach-seen-box").hidden = !seen;
-      $("teach-seen-caption").textContent = t.photos ? "The photo as the companion saw it: each box is something it took for a die."
-        : CAMERA_SEEN;
+      $("teach-seen-caption").textContent = t.seen_learned ? SEEN_LEARNED
+        : t.photos ? "The photo as the companion saw it: each box is something it took for a die." : CAMERA_SEEN;
+      $("teach-seen").alt = t.seen_learned ? "The last picture, the die its face was learned from boxed"
+        : "The refused picture, each thing taken for a die boxed";
       if (seen && $("teach-seen").getAttribute("src") !== seen) $("teach-seen").src = seen;
+      $("teach-back").hidden = !(active && t.can_take_back);
       $("teach-warning").hidden = !t.warning;
       $("teach-warning").textContent = t.warning || "";
     }
