@@ -51,6 +51,17 @@ PHOTO_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\
 _FACES = re.compile(r"^[A-Z0-9]+$")
 
 
+def photo_to_learn(image: np.ndarray) -> np.ndarray:
+    """A photo (BGR) as it is learned: scaled down to at most PHOTO_SIDE pixels on its longer side."""
+    import cv2
+
+    scale = PHOTO_SIDE / max(image.shape[:2])
+    if scale >= 1:
+        return image
+    return cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
+                      interpolation=cv2.INTER_AREA)
+
+
 class BadTeaching(SetupError):
     """A teaching request that cannot start; ``field`` names what to fix (die, faces, looks)."""
 
@@ -330,14 +341,9 @@ class DiceTeacher:
     def photo(self, image: np.ndarray) -> dict:
         """A photo of the die with the face asked for up (teaching from photos, :attr:`photos`): learned as it is,
         with no waiting for the die to be set down, scaled to at most PHOTO_SIDE pixels first. Returns the status."""
-        import cv2
-
         if not self.active or self._timed_out():
             return self.status()
-        scale = PHOTO_SIDE / max(image.shape[:2])
-        if scale < 1:
-            image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
-                               interpolation=cv2.INTER_AREA)
+        image = photo_to_learn(image)
         self._picture_size = image.shape[1], image.shape[0]
         self._take(image)
         return self.status()

@@ -990,6 +990,41 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert page.is_visible("#teach-photos-start") and not page.is_visible("#teach-photo-box")
 
 
+def test_a_phones_large_photo_is_scaled_on_the_phone_before_it_is_sent(dashboard, page, runtime, tmp_path):
+    # A 12 MP photo weighs megabytes over the table's Wi-Fi and in the Pi's memory; the companion learns it at
+    # PHOTO_SIDE pixels: the page sends it scaled to twice that, as a JPEG. A small photo goes as it is.
+    from companion.teach import PHOTO_SIDE
+    from vision.synth.dice import render_face_photo
+
+    url, _ = dashboard
+    rng = np.random.default_rng(12)
+    large, small = tmp_path / "large.jpg", tmp_path / "small.png"
+    cv2.imwrite(str(large), cv2.resize(render_face_photo(rng, "C"), (4032, 3024), interpolation=cv2.INTER_CUBIC))
+    cv2.imwrite(str(small), render_face_photo(rng, "G"))
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    _live(page)
+    page.fill("#teach-faces", "CG")
+    page.fill("#teach-looks", "1")
+    page.click("#teach-photos-start")
+    page.wait_for_selector("#teach-photo-box", state="visible")
+    sent = []
+
+    def photo_sent(route):
+        sent.append(route.request.post_data_buffer)
+        route.continue_()
+
+    page.route("**/api/dice/teach/photo", photo_sent)
+    page.set_input_files("#teach-photo", [str(large)])
+    page.wait_for_selector("#teach-count >> text=1 of 2 pictures taken")
+    page.set_input_files("#teach-photo", [str(small)])
+    page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    assert len(sent) == 2
+    scaled = cv2.imdecode(np.frombuffer(sent[0], np.uint8), cv2.IMREAD_COLOR)
+    assert scaled.shape == (3 * PHOTO_SIDE // 2, 2 * PHOTO_SIDE, 3) and len(sent[0]) < large.stat().st_size / 2
+    assert sent[1] == small.read_bytes()  # no larger than the companion learns: as it is
+
+
 def test_while_teaching_the_phone_shows_the_tray_up_close_and_gives_the_camera_back_after(dashboard, page, runtime):
     # A camera over the whole table sees a die as a few pixels: while teaching, the teacher's phone shows the
     # tray live, cut to the tray, beside what to do; the camera stream is let go when teaching ends.

@@ -54,9 +54,9 @@ def cards():
 @bp.get("/setup")
 def setup():
     from companion.games import dice_to_teach
-    from companion.teach import DEFAULT_LOOKS
+    from companion.teach import DEFAULT_LOOKS, PHOTO_SIDE
 
-    return _page("setup", "Setup", default_looks=DEFAULT_LOOKS, dice_to_teach=dice_to_teach())
+    return _page("setup", "Setup", default_looks=DEFAULT_LOOKS, dice_to_teach=dice_to_teach(), photo_side=PHOTO_SIDE)
 
 
 @bp.get("/<name>")

@@ -328,13 +328,34 @@
   // the rest, its picture shown, so that the photo for that face is chosen again.
   const PHOTO_NOTE = $("teach-photo-note").textContent;  // the page's own words, shown again after sending
   const CAMERA_SEEN = $("teach-seen-caption").textContent;
+  // A phone's photo is 12 MP or more, megabytes, and the companion learns it at most data-side pixels on its longer
+  // side: scaled on the phone to twice that first, a fifth of the bytes cross the table's Wi-Fi, and the Pi decodes a
+  // quarter of the pixels in a fifth of the time (bench/photo_send_bench.py); the companion's own scaling makes the
+  // last step, the same for every phone. A photo the browser cannot open (HEIC on some phones) goes as it is.
+  async function scaledPhoto(file) {
+    const most = 2 * Number($("teach-photo").dataset.side);
+    if (!most || !window.createImageBitmap) return file;
+    let picture;
+    try { picture = await createImageBitmap(file); } catch (err) { return file; }
+    const scale = most / Math.max(picture.width, picture.height);
+    if (scale >= 1) { picture.close(); return file; }
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(picture.width * scale);
+    canvas.height = Math.round(picture.height * scale);
+    const context = canvas.getContext("2d");
+    context.imageSmoothingQuality = "high";
+    context.drawImage(picture, 0, 0, canvas.width, canvas.height);
+    picture.close();
+    const scaled = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+    return scaled || file;
+  }
   $("teach-photo").addEventListener("change", async () => {
     const files = [...$("teach-photo").files];
     $("teach-photo").value = "";  // the same photo may be chosen again
     for (const [i, file] of files.entries()) {
       $("teach-photo-note").textContent = `Sending photo ${i + 1} of ${files.length}…`;
       const before = teaching;
-      const sent = await act("/api/dice/teach/photo", file);
+      const sent = await act("/api/dice/teach/photo", await scaledPhoto(file));
       if (!sent) break;
       showTeaching(sent.teaching);
       if (!sent.teaching.active || (before && sent.teaching.retries > before.retries)) break;
