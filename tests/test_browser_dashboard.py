@@ -934,6 +934,16 @@ def test_the_dice_are_taught_on_the_setup_page_and_every_step_is_shown(dashboard
         assert DiceStore(Path(runtime.log.path).parent).load_templates().pictures == {"special": 6}
 
 
+def teach_from_photos(page, url: str, faces: str) -> None:
+    """On a phone's Setup page, "Teach from photos" pressed for the first die with ``faces``, one photo a face."""
+    page.set_viewport_size(PHONE)
+    page.goto(url + "/setup")
+    _live(page)
+    page.fill("#teach-faces", faces)
+    page.fill("#teach-looks", "1")
+    page.click("#teach-photos-start")
+
+
 def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, runtime, tmp_path):
     # No camera needed: the game master picks photos of the die on the phone. Two chosen at once are taken in
     # order; a photo with two dice is refused and shown with both boxed, and the next photo chosen is asked again.
@@ -946,12 +956,7 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     cv2.imwrite(str(photos["two"]), render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240),
                                                 die_px=(60, 60), table="grey").image)
     cv2.imwrite(str(photos["green"]), render_face_photo(rng, "G"))
-    page.set_viewport_size(PHONE)
-    page.goto(url + "/setup")
-    _live(page)
-    page.fill("#teach-faces", "CG")
-    page.fill("#teach-looks", "1")
-    page.click("#teach-photos-start")
+    teach_from_photos(page, url, "CG")
     page.wait_for_selector("#teach-prompt >> text=die dragon, face 1 of 2: a photo of the die alone with the treasure "
                            "chest face up")
     assert page.is_visible("text=Choose the photo") and not page.is_visible("#teach-watch")
@@ -1001,12 +1006,7 @@ def test_a_phones_large_photo_is_scaled_on_the_phone_before_it_is_sent(dashboard
     large, small = tmp_path / "large.jpg", tmp_path / "small.png"
     cv2.imwrite(str(large), cv2.resize(render_face_photo(rng, "C"), (4032, 3024), interpolation=cv2.INTER_CUBIC))
     cv2.imwrite(str(small), render_face_photo(rng, "G"))
-    page.set_viewport_size(PHONE)
-    page.goto(url + "/setup")
-    _live(page)
-    page.fill("#teach-faces", "CG")
-    page.fill("#teach-looks", "1")
-    page.click("#teach-photos-start")
+    teach_from_photos(page, url, "CG")
     page.wait_for_selector("#teach-photo-box", state="visible")
     sent = []
 
