@@ -35,6 +35,12 @@ DEFAULT_TIMEOUT_S = 60.0
 PHOTO_TIMEOUT_S = 900.0  # teaching from photos: time to find or take the next photo on a phone
 PHOTO_SIDE = 1024  # a photo is learned at most this many pixels on its longer side, about the camera's tray: a
 # phone's 12 MP are far more than a die needs, and at 1600 px a photo took about two and a half times as long to learn
+# A picture whose die is this near (the taught reader's distance) a face taught before, of another letter than the
+# face asked for, shows that face: a photo chosen out of order, the die set down on the wrong face, another die. On the
+# train split's real dice photos of one face lie 2.5 to 16 apart, of two faces 6.25 or more: at 5 (a fifth below), no
+# right picture of 389 was refused (every other face taught), and 38 of 123 wrong ones of single dice and 28 of 257
+# of alike dice were caught; rendered Fandooble dice 36 of 36 (bench/wrong_face_bench.py).
+LOOKS_LIKE_ANOTHER = 5.0
 VIEW_MARGIN = 0.08  # the live view while teaching shows this share of the tray's size around it: its rim, a hand
 
 WAITING_FOR_MOTION = "waiting_for_motion"
@@ -49,6 +55,15 @@ _DIE_NAME = re.compile(r"^[A-Za-z0-9-]{1,20}$")
 # A teaching photo's name: the die, the face shown, which physical face (1, 2...), and optionally which picture of it
 PHOTO_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\d+)(?:_(?P<look>\d+))?$")
 _FACES = re.compile(r"^[A-Z0-9]+$")
+
+
+def another_face_shown(before, after, face: str) -> tuple[str, str] | None:
+    """The (die, face) taught ``before`` that the picture just learned shows (its samples are those ``after`` has
+    more), where that is another face than ``face``, the one asked for (LOOKS_LIKE_ANOTHER); None where it is not."""
+    if not before.samples:
+        return None
+    die, shown, nearest, *_ = before.match([after.samples[len(before.samples)][2]])[0]
+    return (die, shown) if shown != face and nearest <= LOOKS_LIKE_ANOTHER else None
 
 
 def photo_to_learn(image: np.ndarray) -> np.ndarray:
@@ -415,6 +430,14 @@ class DiceTeacher:
             self._set(WAITING_FOR_MOTION, f"{exc}{self._flat_far_off(exc, image)}; "
                                           f"{'choose another photo' if self.photos else 'try again'}")
             return
+        other = another_face_shown(before, self.templates, face)
+        if other is not None:
+            self.templates = before
+            self.retries += 1
+            self._show(overlay.draw_seen(in_tray, [(die.box, f"looks like {other[1]}")]))
+            self._deadline = self.clock() + self.timeout_s
+            self._set(WAITING_FOR_MOTION, self._looks_like(*other))
+            return
         self._before.append(before)
         self.learned += 1
         name = face_name(face, self.die)
@@ -438,6 +461,17 @@ class DiceTeacher:
             return
         counts = ", ".join(f"{n}× {face_name(f, self.die) or f}" for f, n in self.templates.face_counts(self.die).items())
         self._set(DONE, f"die {self.die} learned{' in this light too' if self.another_light else ''}: {counts}")
+
+    def _looks_like(self, die: str, shown: str) -> str:
+        """Why a picture of the face ``shown`` of ``die`` is refused, in words: what it shows, and what was asked."""
+        def named(letter: str, of: str) -> str:
+            name = face_name(letter, of)
+            return f"the {name}" if name else f"face {letter}"
+
+        whose = "" if die == self.die else f" of the {die} die"
+        asked = named(self.face, self.die)
+        again = f"choose a photo with {asked} face up" if self.photos else f"put {asked} face up in the tray"
+        return f"this die shows {named(shown, die)}{whose}, taught already, not {asked}: {again}"
 
     def _show(self, drawn: np.ndarray | None, *, learned: bool = False) -> None:
         """Keep ``drawn`` as the last picture shown, under a new name (pages fetch it afresh, also in a later

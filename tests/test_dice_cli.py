@@ -46,6 +46,19 @@ def test_teach_from_photos_records_face_counts_and_the_game_option(photos, data_
     assert DiceStore(data_dir).load_templates().face_counts("special") == {"F": 1, "K": 2, "W": 3}
 
 
+def test_a_photo_named_for_another_face_than_its_die_shows_is_refused_and_nothing_is_stored(tmp_path, data_dir,
+                                                                                            capsys):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    rng = np.random.default_rng(3)
+    for name, face in (("dragon_C_1", "C"), ("dragon_G_2", "C"), ("dragon_R_3", "R")):  # a chest named green
+        cv2.imwrite(str(folder / f"{name}.png"), render_face_photo(rng, face))
+    assert main(["dice", "teach", "--images", str(folder), "--data-dir", str(data_dir)]) == 2
+    assert "dragon_G_2.png: its die shows C (treasure chest), taught from another photo already, not G (green " \
+           "dragon): name each photo for the face on top (nothing was stored)" in capsys.readouterr().err
+    assert DiceStore(data_dir).load_templates() is None
+
+
 def test_the_photos_faces_were_learned_from_are_drawn_with_their_die_boxed_to_look_over(photos, tmp_path, data_dir,
                                                                                         capsys):
     from tests.test_teach import boxed_around

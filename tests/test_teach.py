@@ -285,7 +285,7 @@ def one_die(rng, face: str, **render):
 def test_the_die_a_face_was_learned_from_is_shown_boxed_and_a_wrong_photo_is_taken_back(rng, store):
     # A photo of the wrong face, chosen by mistake: seen on the phone (the die boxed, the face named), taken back,
     # and the face asked for again. The die is taught as if that photo had never been sent.
-    chest, dragon, chest_again, dragon_again, red = (one_die(rng, face) for face in "CGCGR")
+    chest, dragon, dragon_again, red = (one_die(rng, face) for face in "CGGR")
     teacher = DiceTeacher("dragon", "CGR", looks=1, save=store.save_templates, photos=True)
     status = teacher.photo(dragon.image)  # the green dragon up, where the treasure chest was asked for
     assert status["learned"] == 1 and status["seen"] and status["seen_learned"] and status["can_take_back"]
@@ -300,9 +300,9 @@ def test_the_die_a_face_was_learned_from_is_shown_boxed_and_a_wrong_photo_is_tak
 
     shown = teacher.photo(chest.image)
     assert boxed_around(teacher.seen, chest.image, chest.dice[0].box) and shown["seen"] != status["seen"]
-    teacher.photo(chest_again.image)  # sent twice by mistake: taken for the green dragon, and taken back
-    assert teacher.take_back()["prompt"].endswith("the green dragon face up") and teacher.status()["can_take_back"]
     teacher.photo(dragon_again.image)
+    assert teacher.take_back()["prompt"].endswith("the green dragon face up") and teacher.status()["can_take_back"]
+    teacher.photo(dragon_again.image)  # taken back by mistake: taken again
     assert teacher.photo(red.image)["state"] == DONE
     assert not teacher.status()["can_take_back"]  # stored: taught again instead
     with pytest.raises(BadTeaching, match="teaching is not going on"):
@@ -318,10 +318,34 @@ def test_the_die_a_face_was_learned_from_is_shown_boxed_and_a_wrong_photo_is_tak
     assert all(np.allclose(a, b) for (_, _, a), (_, _, b) in zip(taught.samples, clean.templates.samples))
 
 
+def test_a_photo_of_a_face_taught_already_is_refused_where_another_face_is_asked_for(rng, store):
+    # Photos chosen out of order, or the same photo twice: the chest shown where the green dragon is asked for is
+    # not learned as the green dragon; the phone is told what the photo shows, and shown it.
+    chest, chest_again, dragon, red = (one_die(rng, face) for face in "CCGR")
+    teacher = DiceTeacher("dragon", "CGR", looks=1, save=store.save_templates, photos=True)
+    teacher.photo(chest.image)
+    status = teacher.photo(chest_again.image)
+    assert (status["state"], status["learned"], status["retries"]) == (WAITING_FOR_MOTION, 1, 1)
+    assert status["message"] == "this die shows the treasure chest, taught already, not the green dragon: choose " \
+        "a photo with the green dragon face up"
+    assert status["seen"] and not status["seen_learned"] and boxed_around(teacher.seen, chest_again.image,
+                                                                          chest_again.dice[0].box)
+    assert {face for _, face, _ in teacher.templates.samples} == {"C"}  # nothing of it learned
+    teacher.photo(dragon.image)
+    assert teacher.photo(red.image)["state"] == DONE
+    assert store.face_counts() == {"dragon": {"C": 1, "G": 1, "R": 1}}
+    # Another die taught before: its face is not taken for this die's.
+    special = DiceTeacher("special", "FKW", looks=1, keep=store.load_templates(), photos=True)
+    status = special.photo(one_die(rng, "G").image)
+    assert status["learned"] == 0 and status["message"].startswith("this die shows the green dragon of the dragon "
+                                                                   "die, taught already, not the Fandooble")
+    assert special.photo(one_die(rng, "F").image)["learned"] == 1
+
+
 def test_a_picture_taken_back_while_teaching_with_the_camera_is_taken_again_once_the_die_is_set_down(rng, store):
     teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates)
     dragon = one_die(rng, "G")
-    assert hand_then(teacher, dragon.image)[-1]["seen_learned"]  # the wrong face was up
+    assert hand_then(teacher, dragon.image)[-1]["seen_learned"]  # the wrong face was up (nothing to tell it by)
     assert teacher.take_back()["message"] == "picture 1 was taken back: set the die down again"
     for _ in range(5):  # it still lies there: nothing moved, nothing taken
         assert teacher.feed(dragon.image)["learned"] == 0
@@ -329,6 +353,10 @@ def test_a_picture_taken_back_while_teaching_with_the_camera_is_taken_again_once
     status = hand_then(teacher, chest.image)[-1]
     assert status["learned"] == 1 and status["message"] == "got it: C (treasure chest)"
     assert boxed_around(teacher.seen, chest.image, chest.dice[0].box)
+    status = hand_then(teacher, one_die(rng, "C").image)[-1]  # the chest left up: told, as the buzzer says
+    assert status["learned"] == 1 and status["retries"] == 1
+    assert status["message"] == "this die shows the treasure chest, taught already, not the green dragon: put the " \
+        "green dragon face up in the tray"
 
 
 def test_teaching_from_photos_takes_each_photo_as_it_comes_and_asks_again_for_a_refused_one(rng, store):

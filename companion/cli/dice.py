@@ -19,7 +19,15 @@ from companion.cli.common import add_data_dir, data_dir, print_json
 from companion.dicestore import KINDS, DiceStore
 from companion.errors import ConfigError, SetupError
 from companion.games import dice_to_teach
-from companion.teach import DEFAULT_LOOKS, example, read_photo, teaching_photos, usual_faces
+from companion.teach import (
+    DEFAULT_LOOKS,
+    another_face_shown,
+    example,
+    read_photo,
+    teaching_photos,
+    usual_faces,
+    without_die,
+)
 
 
 def register(sub) -> None:
@@ -110,11 +118,18 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
         image = read_photo(path)
         new_face = (die, number) not in seen_faces
         seen_faces.add((die, number))
+        before = without_die(templates, None)
         try:
             found = templates.learn(die, face, image, new_face=new_face)
         except ValueError as exc:  # the picture of what was found is one command away
             raise SetupError(f"{path.name}: {exc}. To see it drawn on the photo: companion see --dice "
                              f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
+        shown = another_face_shown(before, templates, face)
+        if shown is not None:
+            whose = "" if shown[0] == die else f" of the {shown[0]} die"
+            raise SetupError(f"{path.name}: its die shows {_face_label(shown[1], shown[0])}{whose}, taught from "
+                             f"another photo already, not {_face_label(face, die)}: name each photo for the face on "
+                             "top (nothing was stored)")
         drawn = "" if pictures is None else \
             f" (drawn in {save_picture(pictures, path, overlay.draw_learned(image, found.box, face))})"
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from "
