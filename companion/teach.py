@@ -66,6 +66,19 @@ def another_face_shown(before, after, face: str) -> tuple[str, str] | None:
     return (die, shown) if shown != face and nearest <= LOOKS_LIKE_ANOTHER else None
 
 
+def named_face(letter: str, die: str) -> str:
+    """A face in words: ``the green dragon`` (a game's picture die), ``face 5`` (another die)."""
+    name = face_name(letter, die)
+    return f"the {name}" if name else f"face {letter}"
+
+
+def shows_instead(shown: tuple[str, str], die: str, face: str) -> str:
+    """Why a picture of ``face`` of ``die`` is refused that shows the face ``shown`` (die, face) taught already
+    (:func:`another_face_shown`), in words."""
+    whose = "" if shown[0] == die else f" of the {shown[0]} die"
+    return f"shows {named_face(shown[1], shown[0])}{whose}, taught already, not {named_face(face, die)}"
+
+
 def photo_to_learn(image: np.ndarray) -> np.ndarray:
     """A photo (BGR) as it is learned: scaled down to at most PHOTO_SIDE pixels on its longer side."""
     import cv2
@@ -436,7 +449,9 @@ class DiceTeacher:
             self.retries += 1
             self._show(overlay.draw_seen(in_tray, [(die.box, f"looks like {other[1]}")]))
             self._deadline = self.clock() + self.timeout_s
-            self._set(WAITING_FOR_MOTION, self._looks_like(*other))
+            asked = named_face(face, self.die)
+            again = f"choose a photo with {asked} face up" if self.photos else f"put {asked} face up in the tray"
+            self._set(WAITING_FOR_MOTION, f"this die {shows_instead(other, self.die, face)}: {again}")
             return
         self._before.append(before)
         self.learned += 1
@@ -461,17 +476,6 @@ class DiceTeacher:
             return
         counts = ", ".join(f"{n}× {face_name(f, self.die) or f}" for f, n in self.templates.face_counts(self.die).items())
         self._set(DONE, f"die {self.die} learned{' in this light too' if self.another_light else ''}: {counts}")
-
-    def _looks_like(self, die: str, shown: str) -> str:
-        """Why a picture of the face ``shown`` of ``die`` is refused, in words: what it shows, and what was asked."""
-        def named(letter: str, of: str) -> str:
-            name = face_name(letter, of)
-            return f"the {name}" if name else f"face {letter}"
-
-        whose = "" if die == self.die else f" of the {die} die"
-        asked = named(self.face, self.die)
-        again = f"choose a photo with {asked} face up" if self.photos else f"put {asked} face up in the tray"
-        return f"this die shows {named(shown, die)}{whose}, taught already, not {asked}: {again}"
 
     def _show(self, drawn: np.ndarray | None, *, learned: bool = False) -> None:
         """Keep ``drawn`` as the last picture shown, under a new name (pages fetch it afresh, also in a later

@@ -54,8 +54,8 @@ def test_a_photo_named_for_another_face_than_its_die_shows_is_refused_and_nothin
     for name, face in (("dragon_C_1", "C"), ("dragon_G_2", "C"), ("dragon_R_3", "R")):  # a chest named green
         cv2.imwrite(str(folder / f"{name}.png"), render_face_photo(rng, face))
     assert main(["dice", "teach", "--images", str(folder), "--data-dir", str(data_dir)]) == 2
-    assert "dragon_G_2.png: its die shows C (treasure chest), taught from another photo already, not G (green " \
-           "dragon): name each photo for the face on top (nothing was stored)" in capsys.readouterr().err
+    assert "dragon_G_2.png: its die shows the treasure chest, taught already, not the green dragon: name each " \
+           "photo for the face on top (nothing was stored)" in capsys.readouterr().err
     assert DiceStore(data_dir).load_templates() is None
 
 

@@ -24,6 +24,7 @@ from companion.teach import (
     another_face_shown,
     example,
     read_photo,
+    shows_instead,
     teaching_photos,
     usual_faces,
     without_die,
@@ -126,10 +127,8 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
                              f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
         shown = another_face_shown(before, templates, face)
         if shown is not None:
-            whose = "" if shown[0] == die else f" of the {shown[0]} die"
-            raise SetupError(f"{path.name}: its die shows {_face_label(shown[1], shown[0])}{whose}, taught from "
-                             f"another photo already, not {_face_label(face, die)}: name each photo for the face on "
-                             "top (nothing was stored)")
+            raise SetupError(f"{path.name}: its die {shows_instead(shown, die, face)}: name each photo for the face "
+                             "on top (nothing was stored)")
         drawn = "" if pictures is None else \
             f" (drawn in {save_picture(pictures, path, overlay.draw_learned(image, found.box, face))})"
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from "
