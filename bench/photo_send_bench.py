@@ -144,7 +144,8 @@ def main(argv=None) -> int:
           f"{dec['phone'] / dec['scaled']:.1f}x |")
     print(f"| the pixels decoded (memory: 3 bytes each) | {PHONE[0] * PHONE[1] / 1e6:.1f} MP | "
           f"{SENT * SENT * PHONE[1] / PHONE[0] / 1e6:.1f} MP | {PHONE[0] ** 2 / SENT ** 2:.1f}x |")
-    print(f"| the companion's time to take it in all (decoded, scaled, learned), median | {ms['phone']:.0f} ms | {ms['scaled']:.0f} ms | "
+    print(f"| the companion's time to take it in all (decoded, scaled, learned), median | {ms['phone']:.0f} ms | "
+          f"{ms['scaled']:.0f} ms | "
           f"{ms['phone'] / ms['scaled']:.2f}x |")
     print(f"| ... at most | {max(times['phone']):.0f} ms | {max(times['scaled']):.0f} ms | "
           f"{max(times['phone']) / max(times['scaled']):.2f}x |")
