@@ -995,6 +995,33 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert page.is_visible("#teach-photos-start") and not page.is_visible("#teach-photo-box")
 
 
+def test_photos_chosen_out_of_order_stop_at_the_first_showing_a_face_taught_already(dashboard, page, runtime,
+                                                                                      tmp_path):
+    # Three photos chosen at once, the chest twice: the second chest is not learned as the green dragon; the phone
+    # says what it shows and shows it, and the photos after it wait to be chosen again in order.
+    from vision.synth.dice import render_face_photo
+
+    url, _ = dashboard
+    rng = np.random.default_rng(9)
+    photos = [tmp_path / f"{name}.jpg" for name in ("chest", "chest-again", "green")]
+    for path, face in zip(photos, "CCG"):
+        cv2.imwrite(str(path), render_face_photo(rng, face))
+    sent = []
+    page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/teach/photo") else None)
+    teach_from_photos(page, url, "CG")
+    page.wait_for_selector("#teach-photo-box", state="visible")
+    page.set_input_files("#teach-photo", [str(path) for path in photos])
+    page.wait_for_selector("#teach-message >> text=this die shows the treasure chest, taught already, not the green "
+                           "dragon: choose a photo with the green dragon face up")
+    page.wait_for_selector("#teach-seen", state="visible")
+    until(page, "document.getElementById('teach-photo-note').textContent.startsWith('Several photos')")  # all sent
+    assert page.text_content("#teach-count") == "1 of 2 pictures taken" and len(sent) == 2
+    assert page.text_content("#teach-seen-caption").startswith("The photo as the companion saw it")
+    page.set_input_files("#teach-photo", [str(photos[2])])
+    page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")
+
+
 def test_a_phones_large_photo_is_scaled_on_the_phone_before_it_is_sent(dashboard, page, runtime, tmp_path):
     # A 12 MP photo weighs megabytes over the table's Wi-Fi and in the Pi's memory; the companion learns it at
     # PHOTO_SIDE pixels: the page sends it scaled to twice that, as a JPEG. A small photo goes as it is.
