@@ -41,6 +41,7 @@ PHOTO_SIDE = 1024  # a photo is learned at most this many pixels on its longer s
 # right picture of 389 was refused (every other face taught), and 38 of 123 wrong ones of single dice and 28 of 257
 # of alike dice were caught; rendered Fandooble dice 36 of 36 (bench/wrong_face_bench.py).
 LOOKS_LIKE_ANOTHER = 5.0
+INSISTED = 2  # pictures of one step refused so, after which the next one showing that face is taken
 VIEW_MARGIN = 0.08  # the live view while teaching shows this share of the tray's size around it: its rim, a hand
 
 WAITING_FOR_MOTION = "waiting_for_motion"
@@ -260,6 +261,7 @@ class DiceTeacher:
         self._seen_name = ""
         self.seen_learned = False
         self._before: list = []  # the taught samples before each picture learned in this session, to take it back
+        self._looked_like: list = []  # (step, (die, face)) of each picture refused as showing a face taught already
         self._picture_size: tuple[int, int] | None = None  # (width, height) of the pictures fed
         self._deadline = clock() + self.timeout_s
 
@@ -444,20 +446,29 @@ class DiceTeacher:
                                           f"{'choose another photo' if self.photos else 'try again'}")
             return
         other = another_face_shown(before, self.templates, face)
-        if other is not None:
+        # A die whose faces differ only by a turn (N and Z) shows a face taught already whatever is done: after
+        # INSISTED refusals of one picture for the same face, the next is taken as it is.
+        insisted = other is not None and self._looked_like.count((self.step, other)) >= INSISTED
+        if other is not None and not insisted:
             self.templates = before
             self.retries += 1
+            self._looked_like.append((self.step, other))
             self._show(overlay.draw_seen(in_tray, [(die.box, f"looks like {other[1]}")]))
             self._deadline = self.clock() + self.timeout_s
             asked = named_face(face, self.die)
             again = f"choose a photo with {asked} face up" if self.photos else f"put {asked} face up in the tray"
-            self._set(WAITING_FOR_MOTION, f"this die {shows_instead(other, self.die, face)}: {again}")
+            last = self._looked_like.count((self.step, other)) == INSISTED
+            self._set(WAITING_FOR_MOTION, f"this die {shows_instead(other, self.die, face)}: {again}" + (
+                f" (if it is {asked}, the same once more is taken as it is: the two faces may then be read alike)"
+                if last else ""))
             return
         self._before.append(before)
         self.learned += 1
         name = face_name(face, self.die)
         self._show(overlay.draw_learned(in_tray, die.box, face), learned=True)
         got = f"got it: {face} ({name})" if name else f"got it: {face}"
+        if insisted:
+            got += f"; it looks like {named_face(other[1], other[0])}: the two may be read alike"
         if self.learned < self.total:
             self._deadline = self.clock() + self.timeout_s
             self._set(LEARNED, got)

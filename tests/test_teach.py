@@ -342,6 +342,23 @@ def test_a_photo_of_a_face_taught_already_is_refused_where_another_face_is_asked
     assert special.photo(one_die(rng, "F").image)["learned"] == 1
 
 
+def test_a_face_that_looks_like_one_taught_already_is_taken_when_shown_again_and_again(rng, store):
+    # A die whose faces differ only by a turn (N and Z) shows a face taught already whatever is done: told twice, the
+    # teacher is not stuck; the third picture is taken, saying the two faces may be read alike.
+    teacher = DiceTeacher("dragon", "CGR", looks=1, save=store.save_templates, photos=True)
+    teacher.photo(one_die(rng, "C").image)
+    first = teacher.photo(one_die(rng, "C").image)["message"]
+    assert first.endswith("not the green dragon: choose a photo with the green dragon face up")
+    second = teacher.photo(one_die(rng, "C").image)["message"]
+    assert second == first + " (if it is the green dragon, the same once more is taken as it is: the two faces may " \
+        "then be read alike)"
+    status = teacher.photo(one_die(rng, "C").image)
+    assert (status["state"], status["learned"], status["retries"]) == (LEARNED, 2, 2)
+    assert status["message"] == "got it: G (green dragon); it looks like the treasure chest: the two may be read alike"
+    again = teacher.photo(one_die(rng, "C").image)  # the next face is checked afresh
+    assert again["retries"] == 3 and again["learned"] == 2 and "(if it is" not in again["message"]
+
+
 def test_a_picture_taken_back_while_teaching_with_the_camera_is_taken_again_once_the_die_is_set_down(rng, store):
     teacher = DiceTeacher("dragon", "CG", looks=1, save=store.save_templates)
     dragon = one_die(rng, "G")
