@@ -438,12 +438,10 @@ class DiceTeacher:
                                        die_px=self.die_px, picture=None if self.photos else (image.shape[1],
                                                                                              image.shape[0]))
         except ValueError as exc:
-            self.retries += 1
             # The tray as the refused picture was seen, what was taken for dice boxed: looked at, not read.
-            self._show(overlay.draw_seen(in_tray, getattr(exc, "seen", ())))
-            self._deadline = self.clock() + self.timeout_s
-            self._set(WAITING_FOR_MOTION, f"{exc}{self._flat_far_off(exc, image)}; "
-                                          f"{'choose another photo' if self.photos else 'try again'}")
+            self._refuse(overlay.draw_seen(in_tray, getattr(exc, "seen", ())),
+                         f"{exc}{self._flat_far_off(exc, image)}; "
+                         f"{'choose another photo' if self.photos else 'try again'}")
             return
         other = another_face_shown(before, self.templates, face)
         # A die whose faces differ only by a turn (N and Z) shows a face taught already whatever is done: after
@@ -451,16 +449,14 @@ class DiceTeacher:
         insisted = other is not None and self._looked_like.count((self.step, other)) >= INSISTED
         if other is not None and not insisted:
             self.templates = before
-            self.retries += 1
             self._looked_like.append((self.step, other))
-            self._show(overlay.draw_seen(in_tray, [(die.box, f"looks like {other[1]}")]))
-            self._deadline = self.clock() + self.timeout_s
             asked = named_face(face, self.die)
             again = f"choose a photo with {asked} face up" if self.photos else f"put {asked} face up in the tray"
             last = self._looked_like.count((self.step, other)) == INSISTED
-            self._set(WAITING_FOR_MOTION, f"this die {shows_instead(other, self.die, face)}: {again}" + (
-                f" (if it is {asked}, the same once more is taken as it is: the two faces may then be read alike)"
-                if last else ""))
+            self._refuse(overlay.draw_seen(in_tray, [(die.box, f"looks like {other[1]}")]),
+                         f"this die {shows_instead(other, self.die, face)}: {again}" + (
+                             f" (if it is {asked}, the same once more is taken as it is: the two faces may then be "
+                             "read alike)" if last else ""))
             return
         self._before.append(before)
         self.learned += 1
@@ -487,6 +483,13 @@ class DiceTeacher:
             return
         counts = ", ".join(f"{n}× {face_name(f, self.die) or f}" for f, n in self.templates.face_counts(self.die).items())
         self._set(DONE, f"die {self.die} learned{' in this light too' if self.another_light else ''}: {counts}")
+
+    def _refuse(self, drawn: np.ndarray, message: str) -> None:
+        """A picture refused: counted, shown as ``drawn``, ``message`` said, and the time for the next one afresh."""
+        self.retries += 1
+        self._show(drawn)
+        self._deadline = self.clock() + self.timeout_s
+        self._set(WAITING_FOR_MOTION, message)
 
     def _show(self, drawn: np.ndarray | None, *, learned: bool = False) -> None:
         """Keep ``drawn`` as the last picture shown, under a new name (pages fetch it afresh, also in a later
