@@ -261,6 +261,8 @@ class DiceTeacher:
         self._seen_name = ""
         self.seen_learned = False
         self._before: list = []  # the taught samples before each picture learned in this session, to take it back
+        self._closeups: list[np.ndarray] = []  # the die of each picture learned, in turn (:meth:`sheet`)
+        self._sheet_name = ""
         self._looked_like: list = []  # (step, (die, face)) of each picture refused as showing a face taught already
         self._picture_size: tuple[int, int] | None = None  # (width, height) of the pictures fed
         self._deadline = clock() + self.timeout_s
@@ -326,10 +328,19 @@ class DiceTeacher:
             "seen": self._seen_name if self.seen is not None else "",  # names the last picture shown
             "seen_learned": self.seen is not None and self.seen_learned,  # a face was learned from it (else refused)
             "can_take_back": self.can_take_back,
+            "sheet": self._sheet_name,  # names the sheet of every picture learned in this session ("" before the first)
             "timeout_s": self.timeout_s,
             "photos": self.photos,
             "view": self.view(),
         }
+
+    def sheet(self) -> np.ndarray | None:
+        """Every picture learned in this session, a close-up of its die boxed, a row for each face
+        (:func:`vision.overlay.learned_sheet`): a batch of photos is looked over at once, and a wrong one is seen
+        in its row. Kept once the die is stored. None before the first picture is learned."""
+        from vision import overlay
+
+        return overlay.learned_sheet(self._closeups, self.faces, self.looks) if self._closeups else None
 
     def view(self) -> dict | None:
         """Where a phone's live view is cut to while teaching: the tray with a margin, as shares of the picture
@@ -398,6 +409,8 @@ class DiceTeacher:
             why = "no picture was learned yet" if self.active else "teaching is not going on"
             raise BadTeaching("take_back", f"there is no picture to take back: {why}")
         self.templates = self._before.pop()
+        self._closeups.pop()
+        self._sheet_changed()
         self.learned -= 1
         self._show(None)
         self._deadline = self.clock() + self.timeout_s
@@ -459,6 +472,8 @@ class DiceTeacher:
                              "read alike)" if last else ""))
             return
         self._before.append(before)
+        self._closeups.append(overlay.closeup(in_tray, die.box))
+        self._sheet_changed()
         self.learned += 1
         name = face_name(face, self.die)
         self._show(overlay.draw_learned(in_tray, die.box, face), learned=True)
@@ -497,6 +512,10 @@ class DiceTeacher:
         self.seen = drawn
         self._seen_name = secrets.token_hex(4) if drawn is not None else ""
         self.seen_learned = learned
+
+    def _sheet_changed(self) -> None:
+        """A new name for the sheet (:meth:`sheet`): pages fetch it afresh."""
+        self._sheet_name = secrets.token_hex(4) if self._closeups else ""
 
     def _keep_one_light(self) -> None:
         """The die's light to judge a tray by: this teaching's, or taught again in another light, the dimmer of the

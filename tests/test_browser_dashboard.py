@@ -974,6 +974,11 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
                 "document.getElementById('teach-seen').naturalWidth === 320")
     assert page.text_content("#teach-seen-caption").startswith("The photo as the companion saw it")
     assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the green dragon face up")
+    # Every picture learned so far on one sheet, a row for each face: the chest's so far
+    page.wait_for_selector("#teach-sheet", state="visible")
+    until(page, "document.getElementById('teach-sheet').complete && "
+                "document.getElementById('teach-sheet').naturalHeight >= 2 * 96")
+    assert page.text_content("#teach-sheet-caption").startswith("Every picture learned so far, a row for each face")
     # The chest photo was learned: taken back on the phone (its box would show a wrong cut), asked for again, and
     # shown learned with its die boxed.
     page.click("#teach-back")
@@ -981,6 +986,7 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert page.text_content("#teach-count") == "0 of 2 pictures taken" and not page.is_visible("#teach-seen")
     assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the treasure chest face up")
     assert not page.is_visible("#teach-back")  # nothing left to take back
+    assert not page.is_visible("#teach-sheet")  # no picture learned now
     page.set_input_files("#teach-photo", [str(photos["chest"])])
     page.wait_for_selector("#teach-count >> text=1 of 2 pictures taken")
     page.wait_for_selector("#teach-seen", state="visible")
@@ -989,6 +995,9 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     page.set_input_files("#teach-photo", [str(photos["green"])])
     page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
     assert not page.is_visible("#teach-back")
+    assert page.is_visible("#teach-sheet")  # kept, to look the pictures over before playing
+    assert page.text_content("#teach-sheet-caption") == "Every picture the die was learned from, a row for each " \
+        "face. A wrong one? Teach the die again."
     # The camera has never seen the die: the page says how to see the camera read it.
     assert "Try the dice" in page.text_content("#teach-state")
     page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")

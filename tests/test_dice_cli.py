@@ -16,6 +16,7 @@ from companion.dicestore import DiceStore
 from companion.games.fandooble.game import faces_option as fandooble_faces
 from companion.errors import ConfigError, SetupError
 from companion.games import fandooble
+from vision import overlay
 from vision.synth.dice import render_face_photo, render_tray
 
 
@@ -186,7 +187,11 @@ def test_teach_with_the_camera_follows_the_die_being_set_down(tmp_path, data_dir
     # Each picture taken, its die boxed, to look over
     assert f"[3/3] got it (drawn in {tmp_path / 'learned' / 'dragon_R_3_1.seen.jpg'})" in err
     assert sorted(p.name for p in (tmp_path / "learned").iterdir()) == \
-        ["dragon_C_1_1.seen.jpg", "dragon_G_2_1.seen.jpg", "dragon_R_3_1.seen.jpg"]
+        ["dragon_C_1_1.seen.jpg", "dragon_G_2_1.seen.jpg", "dragon_R_3_1.seen.jpg", "dragon_learned.seen.jpg"]
+    # and all of them on one sheet, a row for each face
+    sheet = cv2.imread(str(tmp_path / "learned" / "dragon_learned.seen.jpg"))
+    assert f"every picture learned: {tmp_path / 'learned' / 'dragon_learned.seen.jpg'}" in err
+    assert sheet.shape[0] > sheet.shape[1] and sheet.shape[0] >= 3 * overlay.CLOSEUP_PX
 
 
 def _teaching_frames(tmp_path, faces: str):

@@ -318,6 +318,44 @@ def test_the_die_a_face_was_learned_from_is_shown_boxed_and_a_wrong_photo_is_tak
     assert all(np.allclose(a, b) for (_, _, a), (_, _, b) in zip(taught.samples, clean.templates.samples))
 
 
+def sheet_shows(sheet: np.ndarray, faces: str, looks: int, step: int) -> str:
+    """The Fandooble face picture ``step`` (0-based) on the sheet shows, by the colour of its drawing: the chest's
+    brown, the dragon's green, the red dragon's red ("" where it is grey, still to come)."""
+    left, top, side = overlay.sheet_cell(len(faces), looks, step)
+    inside = sheet[top + 4:top + side - 4, left + 4:left + side - 4]  # within the next place's outline
+    hsv = cv2.cvtColor(inside, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(int)
+    drawn = hsv[(hsv[:, 1] > 100) & (hsv[:, 2] > 60) & ((hsv[:, 0] < 135) | (hsv[:, 0] > 160))]  # not the box
+    if len(drawn) < side:
+        return ""
+    hue = np.median(drawn[:, 0])
+    return "G" if 35 < hue < 85 else "R" if hue < 8 or hue > 165 else "C" if hue <= 30 else "?"
+
+
+def test_every_picture_learned_is_shown_on_one_sheet_a_row_for_each_face(rng, store):
+    # A batch of photos is looked over at once: each picture learned is a close-up of its die in the row of the face
+    # it was learned as; one taken back leaves its place grey again; the sheet stays once the die is stored.
+    scenes = [one_die(rng, face) for face in "CCGGRR"]
+    teacher = DiceTeacher("dragon", "CGR", looks=2, save=store.save_templates, photos=True)
+    assert teacher.status()["sheet"] == "" and teacher.sheet() is None
+    names = [teacher.photo(scene.image)["sheet"] for scene in scenes[:3]]
+    assert len(set(names)) == 3 and all(names)  # a new name each time: the phone fetches it afresh
+    sheet = teacher.sheet()
+    assert [sheet_shows(sheet, "CGR", 2, step) for step in range(6)] == ["C", "C", "G", "", "", ""]
+    # A row for each face, its pictures side by side, the faces in the order taught
+    places = [overlay.sheet_cell(3, 2, step) for step in range(6)]
+    tops, lefts = [top for _, top, _ in places], [left for left, _, _ in places]
+    assert tops[0] == tops[1] < tops[2] == tops[3] < tops[4] == tops[5] and lefts == lefts[:2] * 3
+
+    status = teacher.take_back()
+    assert status["sheet"] not in names and status["sheet"]
+    assert [sheet_shows(teacher.sheet(), "CGR", 2, step) for step in range(3)] == ["C", "C", ""]  # grey again
+    for scene in scenes[2:]:
+        teacher.photo(scene.image)
+    assert teacher.status()["state"] == DONE and teacher.status()["sheet"]
+    assert [sheet_shows(teacher.sheet(), "CGR", 2, step) for step in range(6)] == list("CCGGRR")
+    assert DiceTeacher("dragon", "CGR", photos=True).cancel()["sheet"] == ""
+
+
 def test_a_photo_of_a_face_taught_already_is_refused_where_another_face_is_asked_for(rng, store):
     # Photos chosen out of order, or the same photo twice: the chest shown where the green dragon is asked for is
     # not learned as the green dragon; the phone is told what the photo shows, and shown it.

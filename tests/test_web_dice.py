@@ -232,10 +232,15 @@ def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client
     picture = cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR)
     assert shown.status_code == 200 and picture.shape == (720, 960, 3)  # the photo, made small enough for a phone
     assert (np.abs(picture.astype(int) - overlay.SEEN).max(axis=2) < 60).sum() > 1000  # and its die boxed in magenta
+    sheet = client.get(f"/api/dice/teach/sheet.jpg?n={learned['sheet']}")  # every picture learned, a row a face
+    assert sheet.status_code == 200 and sheet.headers["Cache-Control"] == "no-store"
+    rows, cell = 2, overlay.CLOSEUP_PX
+    assert cv2.imdecode(np.frombuffer(sheet.data, np.uint8), cv2.IMREAD_COLOR).shape[0] >= rows * cell
     back = client.post("/api/dice/teach/back", json={})  # the box was not around the die: taken back, asked again
     assert back.status_code == 200 and back.get_json()["state"]["teaching"]["learned"] == 0
     assert back.get_json()["teaching"]["message"] == "picture 1 was taken back: choose another photo"
     assert client.get("/api/dice/teach/seen.jpg").status_code == 404
+    assert back.get_json()["teaching"]["sheet"] == "" and client.get("/api/dice/teach/sheet.jpg").status_code == 404
     again = client.post("/api/dice/teach/back", json={})
     assert again.status_code == 409 and again.get_json()["reason"] == "nothing_to_take_back"
     assert again.get_json()["error"] == "there is no picture to take back: no picture was learned yet"

@@ -97,6 +97,61 @@ def draw_learned(image: np.ndarray, box, face: str) -> np.ndarray:
     return draw_seen(image, [(box, f"{face} learned")])
 
 
+CLOSEUP_PX = 96  # a die's close-up on the sheet of pictures learned, in pixels a side
+SHEET_GAP = 4  # pixels between the sheet's pictures
+SHEET_HEIGHT = 960  # the sheet's cells shrink (to no less than 40 px) to keep a die of many faces within this
+NEXT = (77, 216, 255)  # the picture asked for next, outlined on the sheet in the Setup page's yellow
+
+
+def closeup(image: np.ndarray, box, side: int = CLOSEUP_PX) -> np.ndarray:
+    """The die at ``box`` (x, y, w, h) with half its size around it, the box drawn, scaled to ``side`` pixels a
+    side: a sheet of them shows at a glance a picture whose box is not around the die with the face asked for."""
+    x, y, w, h = (float(v) for v in box)
+    reach = max(w, h)
+    cx, cy = x + w / 2, y + h / 2
+    left, top = int(round(cx - reach)), int(round(cy - reach))
+    size = max(1, int(round(2 * reach)))
+    padded = cv2.copyMakeBorder(image, size, size, size, size, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    out = padded[top + size:top + 2 * size, left + size:left + 2 * size].copy()
+    thick = max(1, int(round(size / side)))
+    cv2.rectangle(out, (int(x - left), int(y - top)), (int(x + w - left), int(y + h - top)), SEEN, thick,
+                  cv2.LINE_AA)
+    return cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
+
+
+def learned_sheet(closeups: list[np.ndarray], faces: str, looks: int) -> np.ndarray:
+    """Every picture learned of a die (:func:`closeup`, in the order taught), a row for each face (``faces``, one
+    letter each, shown in turn) and ``looks`` pictures in each: a row whose pictures are not all the die with that
+    face up holds a wrong sample. Pictures still to come are grey, the next one outlined."""
+    rows = len(faces)
+    left, top, cell = sheet_cell(rows, looks, rows * looks - 1)  # the last picture's place: the sheet's size
+    sheet = np.full((top + cell + SHEET_GAP, left + cell + SHEET_GAP, 3), 32, np.uint8)
+    font = cell / 160
+    for row, letter in enumerate(faces):
+        _, row_top, _ = sheet_cell(rows, looks, row * looks)
+        _label(sheet, f"{row + 1} {letter}", (SHEET_GAP, row_top + cell // 2 + 6), (255, 255, 255), font, 1)
+    for step in range(rows * looks):
+        left, top, _ = sheet_cell(rows, looks, step)
+        if step < len(closeups):
+            sheet[top:top + cell, left:left + cell] = cv2.resize(closeups[step], (cell, cell),
+                                                                 interpolation=cv2.INTER_AREA)
+            continue
+        sheet[top:top + cell, left:left + cell] = 80
+        if step == len(closeups):
+            cv2.rectangle(sheet, (left, top), (left + cell - 1, top + cell - 1), NEXT, 2)
+        _label(sheet, str(step + 1), (left + cell // 3, top + cell // 2 + 6), (200, 200, 200), font, 1)
+    return sheet
+
+
+def sheet_cell(rows: int, looks: int, step: int) -> tuple[int, int, int]:
+    """Where picture ``step`` (0-based, in the order taught) lies on :func:`learned_sheet`: left, top, side in
+    pixels."""
+    cell = int(np.clip(SHEET_HEIGHT // rows - SHEET_GAP, 40, CLOSEUP_PX))
+    label = 3 * cell // 4
+    row, look = divmod(step, looks)
+    return label + SHEET_GAP + look * (cell + SHEET_GAP), SHEET_GAP + row * (cell + SHEET_GAP), cell
+
+
 def _boxed(image, box, text, colour, scale, thick) -> None:
     x, y, w, h = box
     cv2.rectangle(image, (int(x), int(y)), (int(x + w), int(y + h)), colour, thick, cv2.LINE_AA)

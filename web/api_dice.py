@@ -202,6 +202,11 @@ class Teaching:
         teacher = self._teacher
         return None if teacher is None else teacher.seen
 
+    def sheet(self):
+        """Every picture learned in the session (:meth:`DiceTeacher.sheet`, BGR); None when there is none."""
+        teacher = self._teacher
+        return None if teacher is None else teacher.sheet()
+
     def cancel(self) -> dict:
         with self._lock:
             if self._teacher is not None and self._teacher.active:
@@ -276,13 +281,25 @@ def seen_picture():
     """The tray as the last teaching picture showed it: refused, each thing taken for a die boxed and named (what
     "saw 3 dice" means, to look at rather than read); learned, the die its face was learned from boxed (a box around
     something else is a wrong sample, to take back). 404 (and a picture saying so) when there is none."""
+    return _picture_answer(_teaching().seen(), "No teaching picture")
+
+
+@bp.get("/teach/sheet.jpg")
+def sheet_picture():
+    """Every picture learned in this teaching session, a close-up of its die boxed, a row for each face: a photo of
+    another face, or a box around something else, stands out in its row. 404 (and a picture saying so) before the
+    first is learned."""
+    return _picture_answer(_teaching().sheet(), "No picture learned yet")
+
+
+def _picture_answer(picture, missing: str):
+    """``picture`` (BGR) as a JPEG never kept by the browser (the next one has another name anyway), or a 404 with a
+    picture saying ``missing``."""
     from companion.liveview import encode_jpeg
     from web.streams import placeholder_jpeg
 
-    picture = _teaching().seen()
     jpeg = None if picture is None else encode_jpeg(picture, 960, 80)
-    response = Response(jpeg or placeholder_jpeg("No teaching picture"), status=200 if jpeg else 404,
-                        mimetype="image/jpeg")
+    response = Response(jpeg or placeholder_jpeg(missing), status=200 if jpeg else 404, mimetype="image/jpeg")
     response.headers["Cache-Control"] = "no-store"
     return response
 

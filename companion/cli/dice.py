@@ -53,7 +53,8 @@ def register(sub) -> None:
     teach.add_argument("--add", action="store_true", help="keep what was taught before (another die)")
     teach.add_argument("--pictures", type=Path, metavar="DIR",
                        help="write each picture learned there, the die its face was learned from boxed: a box around "
-                            "a drawing on the die, or anything else, is a wrong sample (teach that die again)")
+                            "a drawing on the die, or anything else, is a wrong sample (teach that die again); with the "
+                            "camera, all of them on one sheet too, a row for each face (DIE_learned.seen.jpg)")
     teach.add_argument("--another-light", action="store_true",
                        help="teach a taught die again in this light, keeping what it was taught (an evening's lamp)")
     teach.set_defaults(handler=run_teach)
@@ -203,6 +204,9 @@ def _teach_from_camera(args) -> DiceStore:
         camera.stop()
     if teacher.state != DONE:
         raise ConfigError(status["message"])
+    if args.pictures is not None:  # every picture learned at a glance, a row for each face (as on the Setup page)
+        print(f"every picture learned: {save_picture(args.pictures, Path(f'{args.die}_learned'), teacher.sheet())}",
+              file=sys.stderr)
     return store
 
 

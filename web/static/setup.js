@@ -364,6 +364,8 @@
   });
   $("teach-watch").addEventListener("click", () => { watchTray = !watchTray; showTeaching(teaching); });
   const SEEN_LEARNED = "The last picture, as the companion learned it: the box should hold the whole die. Around a drawing on it, or something else? Take the picture back.";
+  const SHEET_TEACHING = "Every picture learned so far, a row for each face: each should show the die boxed, that face up. A wrong one? Take pictures back to it, last first.";
+  const SHEET_DONE = "Every picture the die was learned from, a row for each face. A wrong one? Teach the die again.";
   $("teach-back").addEventListener("click", async () => {
     const back = await act("/api/dice/teach/back", {});
     if (back) showTeaching(back.teaching);
@@ -434,6 +436,13 @@
         : "The refused picture, each thing taken for a die boxed";
       if (seen && $("teach-seen").getAttribute("src") !== seen) $("teach-seen").src = seen;
       $("teach-back").hidden = !(active && t.can_take_back);
+      // Every picture learned, a close-up of each die in a row for its face: a batch of photos is looked over at once,
+      // and a photo of another face stands out in its row. Kept once the die is learned, to look over before playing.
+      const kept = active || t.state === "done";
+      const sheet = kept && t.sheet ? `/api/dice/teach/sheet.jpg?n=${encodeURIComponent(t.sheet)}` : "";
+      $("teach-sheet-box").hidden = !sheet;
+      $("teach-sheet-caption").textContent = active ? SHEET_TEACHING : SHEET_DONE;
+      if (sheet && $("teach-sheet").getAttribute("src") !== sheet) $("teach-sheet").src = sheet;
       $("teach-warning").hidden = !t.warning;
       $("teach-warning").textContent = t.warning || "";
     }
