@@ -58,12 +58,13 @@ PHOTO_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<face>[A-Za-z0-9]+)_(?P<n>\
 _FACES = re.compile(r"^[A-Z0-9]+$")
 
 
-def another_face_shown(before, after, face: str) -> tuple[str, str] | None:
-    """The (die, face) taught ``before`` that the picture just learned shows (its samples are those ``after`` has
-    more), where that is another face than ``face``, the one asked for (LOOKS_LIKE_ANOTHER); None where it is not."""
+def another_face_shown(before, lesson, face: str) -> tuple[str, str] | None:
+    """The (die, face) taught ``before`` that the picture just learned shows (``lesson``: what it taught alone,
+    :meth:`~vision.dice.faces.FaceTemplates.learn`), where that is another face than ``face``, the one asked for
+    (LOOKS_LIKE_ANOTHER); None where it is not."""
     if not before.samples:
         return None
-    die, shown, nearest, *_ = before.match([after.samples[len(before.samples)][2]])[0]
+    die, shown, nearest, *_ = before.match([lesson.samples[0][2]])[0]
     return (die, shown) if shown != face and nearest <= LOOKS_LIKE_ANOTHER else None
 
 
@@ -239,9 +240,10 @@ class DiceTeacher:
                 raise BadTeaching("faces", f"the {self.die} die was taught with the faces {taught}: show the same "
                                            "faces, in the same order, in this light")
         self.another_light = another_light
-        self.templates = without_die(keep, None if another_light else self.die)
-        self._kept_lights = list(self.templates.lights.get(self.die, ()))  # the camera's, from before (another light)
-        self._kept_sides = list(self.templates.sides.get(self.die, ()))
+        self._base = without_die(keep, None if another_light else self.die)  # what stays of before
+        self.templates = self._base  # that and each picture learned in this session (:meth:`_rebuild`)
+        self._kept_lights = list(self._base.lights.get(self.die, ()))  # the camera's, from before (another light)
+        self._kept_sides = list(self._base.sides.get(self.die, ()))
         self._save = save
         self.timeout_s = float(timeout_s)
         self.clock = clock
@@ -251,7 +253,6 @@ class DiceTeacher:
         self.tags = [np.asarray(quad, np.float64) for quad in tags]
         self.photos = photos
         self.total = len(self.faces) * self.looks
-        self.learned = 0  # pictures taken so far; the next one is step learned + 1
         self.state = WAITING_FOR_MOTION
         self.message = "waiting for a photo" if photos else "waiting for the die to be set down"
         self.retries = 0
@@ -260,9 +261,10 @@ class DiceTeacher:
         self.seen: np.ndarray | None = None
         self._seen_name = ""
         self.seen_learned = False
-        self._before: list = []  # the taught samples before each picture learned in this session, to take it back
-        self._closeups: list[np.ndarray] = []  # the die of each picture learned, in turn (:meth:`sheet`)
-        self._sheet_name = ""
+        # Each picture learned in this session by its step: what it taught alone, a close-up of its die, and the
+        # close-up's name (pages fetch it by that name). Kept apart, so that any one can be taken back.
+        self._lessons: dict[int, tuple[object, np.ndarray, str]] = {}
+        self._order: list[int] = []  # the steps learned, in the order they were (the last is taken back first)
         self._looked_like: list = []  # (step, (die, face)) of each picture refused as showing a face taught already
         self._picture_size: tuple[int, int] | None = None  # (width, height) of the pictures fed
         self._deadline = clock() + self.timeout_s
@@ -274,9 +276,15 @@ class DiceTeacher:
         return self.state in ACTIVE_STATES
 
     @property
+    def learned(self) -> int:
+        """Pictures learned so far."""
+        return len(self._lessons)
+
+    @property
     def step(self) -> int:
-        """The picture asked for now, 1-based (``total`` once finished)."""
-        return min(self.learned + 1, self.total)
+        """The picture asked for now, 1-based: the first not learned (one taken back is asked for again first);
+        ``total`` once all are."""
+        return next((step for step in range(1, self.total + 1) if step not in self._lessons), self.total)
 
     @property
     def face_number(self) -> int:
@@ -320,6 +328,7 @@ class DiceTeacher:
             "look": self.look,
             "face": self.face,
             "face_name": face_name(self.face, self.die),
+            "face_names": {f: face_name(f, self.die) for f in dict.fromkeys(self.faces) if face_name(f, self.die)},
             "prompt": self.prompt(),
             "state": self.state,
             "active": self.active,
@@ -328,7 +337,9 @@ class DiceTeacher:
             "seen": self._seen_name if self.seen is not None else "",  # names the last picture shown
             "seen_learned": self.seen is not None and self.seen_learned,  # a face was learned from it (else refused)
             "can_take_back": self.can_take_back,
-            "sheet": self._sheet_name,  # names the sheet of every picture learned in this session ("" before the first)
+            # every picture learned in this session: its step, the face it was learned as, its close-up's name
+            "pictures": [{"step": step, "face": self.faces[(step - 1) // self.looks], "name": self._lessons[step][2]}
+                         for step in sorted(self._lessons)],
             "timeout_s": self.timeout_s,
             "photos": self.photos,
             "view": self.view(),
@@ -340,7 +351,15 @@ class DiceTeacher:
         in its row. Kept once the die is stored. None before the first picture is learned."""
         from vision import overlay
 
-        return overlay.learned_sheet(self._closeups, self.faces, self.looks) if self._closeups else None
+        if not self._lessons:
+            return None
+        closeups = {step - 1: closeup for step, (_, closeup, _) in self._lessons.items()}
+        return overlay.learned_sheet(closeups, self.faces, self.looks, None if self.state == DONE else self.step - 1)
+
+    def picture(self, step: int) -> np.ndarray | None:
+        """The close-up of the die of picture ``step`` (1-based), boxed; None where it is not learned."""
+        lesson = self._lessons.get(step)
+        return None if lesson is None else lesson[1]
 
     def view(self) -> dict | None:
         """Where a phone's live view is cut to while teaching: the tray with a margin, as shares of the picture
@@ -397,25 +416,29 @@ class DiceTeacher:
 
     @property
     def can_take_back(self) -> bool:
-        return self.active and bool(self._before)
+        return self.active and bool(self._lessons)
 
-    def take_back(self) -> dict:
-        """Forget the last picture learned in this session and ask for its face again: the teacher saw on it that
-        what was learned is not the die (a drawing on it, a speck, a coin beside it). Earlier pictures, one by one,
-        the same way. Raises :class:`BadTeaching` when there is none to take back."""
+    def take_back(self, step: int | None = None) -> dict:
+        """Forget picture ``step`` of this session (by default the last learned) and ask for its face again first:
+        the teacher saw on it that what was learned is not the die (a drawing on it, a speck, a coin beside it), or
+        another face. The others stay learned. Raises :class:`BadTeaching` when there is none to take back."""
         if self.active:
             self._timed_out()
         if not self.can_take_back:
             why = "no picture was learned yet" if self.active else "teaching is not going on"
             raise BadTeaching("take_back", f"there is no picture to take back: {why}")
-        self.templates = self._before.pop()
-        self._closeups.pop()
-        self._sheet_changed()
-        self.learned -= 1
+        if step is None:
+            step = self._order[-1]
+        if step not in self._lessons:
+            raise BadTeaching("take_back", f"picture {step} is not learned, so it cannot be taken back: the pictures "
+                                           f"learned are {', '.join(map(str, sorted(self._lessons)))}")
+        del self._lessons[step]
+        self._order.remove(step)
+        self._rebuild()
         self._show(None)
         self._deadline = self.clock() + self.timeout_s
         again = "choose another photo" if self.photos else "set the die down again"
-        self._set(WAITING_FOR_MOTION, f"picture {self.step} was taken back: {again}")
+        self._set(WAITING_FOR_MOTION, f"picture {step} was taken back: {again}")
         return self.status()
 
     def cancel(self) -> dict:
@@ -439,29 +462,28 @@ class DiceTeacher:
 
     def _take(self, image: np.ndarray) -> None:
         from vision import overlay
+        from vision.dice.faces import FaceTemplates
         from vision.dice.zone import codes_seen, crop_to_zone, hide_tags
 
         face = self.face
         # No tray marked: the whole picture is looked at, the table's corner tags and cards' codes in it too.
         tags = self.tags if self.zone is not None else [*self.tags, *(code.corners for code in codes_seen(image))]
         in_tray, _ = crop_to_zone(hide_tags(image, tags), self.zone, 0)
-        before = without_die(self.templates, None)
+        lesson = FaceTemplates()
         try:
-            die = self.templates.learn(self.die, face, in_tray, new_face=self.look == 1 and not self.another_light,
-                                       die_px=self.die_px, picture=None if self.photos else (image.shape[1],
-                                                                                             image.shape[0]))
+            die = lesson.learn(self.die, face, in_tray, die_px=self.die_px,
+                               picture=None if self.photos else (image.shape[1], image.shape[0]))
         except ValueError as exc:
             # The tray as the refused picture was seen, what was taken for dice boxed: looked at, not read.
             self._refuse(overlay.draw_seen(in_tray, getattr(exc, "seen", ())),
                          f"{exc}{self._flat_far_off(exc, image)}; "
                          f"{'choose another photo' if self.photos else 'try again'}")
             return
-        other = another_face_shown(before, self.templates, face)
+        other = another_face_shown(self.templates, lesson, face)
         # A die whose faces differ only by a turn (N and Z) shows a face taught already whatever is done: after
         # INSISTED refusals of one picture for the same face, the next is taken as it is.
         insisted = other is not None and self._looked_like.count((self.step, other)) >= INSISTED
         if other is not None and not insisted:
-            self.templates = before
             self._looked_like.append((self.step, other))
             asked = named_face(face, self.die)
             again = f"choose a photo with {asked} face up" if self.photos else f"put {asked} face up in the tray"
@@ -471,10 +493,10 @@ class DiceTeacher:
                              f" (if it is {asked}, the same once more is taken as it is: the two faces may then be "
                              "read alike)" if last else ""))
             return
-        self._before.append(before)
-        self._closeups.append(overlay.closeup(in_tray, die.box))
-        self._sheet_changed()
-        self.learned += 1
+        step = self.step
+        self._lessons[step] = (lesson, overlay.closeup(in_tray, die.box), secrets.token_hex(4))
+        self._order.append(step)
+        self._rebuild()
         name = face_name(face, self.die)
         self._show(overlay.draw_learned(in_tray, die.box, face), learned=True)
         got = f"got it: {face} ({name})" if name else f"got it: {face}"
@@ -484,7 +506,6 @@ class DiceTeacher:
             self._deadline = self.clock() + self.timeout_s
             self._set(LEARNED, got)
             return
-        self._before.clear()  # stored: nothing is taken back now (the die is taught again instead)
         self._keep_one_light()
         if self.photos:  # a phone's photo, taken from anywhere, tells nothing of the dice's size under the camera
             self.templates.sides[self.die] = self._kept_sides
@@ -513,9 +534,16 @@ class DiceTeacher:
         self._seen_name = secrets.token_hex(4) if drawn is not None else ""
         self.seen_learned = learned
 
-    def _sheet_changed(self) -> None:
-        """A new name for the sheet (:meth:`sheet`): pages fetch it afresh."""
-        self._sheet_name = secrets.token_hex(4) if self._closeups else ""
+    def _rebuild(self) -> None:
+        """What is taught now: what stays of before, and each picture learned in this session in the order of the
+        steps (as if learned one after the other, the one taken back never sent)."""
+        templates = without_die(self._base, None)
+        counted: set[int] = set()
+        for step in sorted(self._lessons):
+            face_number = (step - 1) // self.looks
+            templates.absorb(self._lessons[step][0], new_face=face_number not in counted and not self.another_light)
+            counted.add(face_number)
+        self.templates = templates
 
     def _keep_one_light(self) -> None:
         """The die's light to judge a tray by: this teaching's, or taught again in another light, the dimmer of the

@@ -974,11 +974,13 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
                 "document.getElementById('teach-seen').naturalWidth === 320")
     assert page.text_content("#teach-seen-caption").startswith("The photo as the companion saw it")
     assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the green dragon face up")
-    # Every picture learned so far on one sheet, a row for each face: the chest's so far
-    page.wait_for_selector("#teach-sheet", state="visible")
-    until(page, "document.getElementById('teach-sheet').complete && "
-                "document.getElementById('teach-sheet').naturalHeight >= 2 * 96")
+    # Every picture learned so far, a row for each face: the chest's so far, the green dragon's place next
+    page.wait_for_selector("#teach-sheet img", state="visible")
+    until(page, "[...document.querySelectorAll('#teach-sheet img')].every((i) => i.complete && i.naturalWidth === 96)")
     assert page.text_content("#teach-sheet-caption").startswith("Every picture learned so far, a row for each face")
+    assert page.locator("#teach-sheet .sheet-row").all_text_contents() == ["1 C", "2 G2"]
+    assert page.get_attribute("#teach-sheet img", "alt") == "picture 1, learned as C, treasure chest"
+    assert page.get_attribute(".sheet-empty.next", "title") == "picture 2: not learned yet"
     # The chest photo was learned: taken back on the phone (its box would show a wrong cut), asked for again, and
     # shown learned with its die boxed.
     page.click("#teach-back")
@@ -1002,6 +1004,47 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert "Try the dice" in page.text_content("#teach-state")
     page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")
     assert page.is_visible("#teach-photos-start") and not page.is_visible("#teach-photo-box")
+
+
+def test_a_picture_tapped_on_the_phone_is_taken_back_and_the_others_kept(dashboard, page, runtime, tmp_path):
+    # Three photos chosen at once, all learned; looking them over, the teacher sees the second is wrong, taps it and
+    # takes it back: its face is asked for again, the first and third stay. The picture tapped stays chosen while
+    # the page is sent new states.
+    from vision.synth.dice import render_face_photo, render_tray
+
+    url, _ = dashboard
+    rng = np.random.default_rng(9)
+    photos = []
+    for face in "CGRG":
+        photos.append(tmp_path / f"{len(photos)}.jpg")
+        cv2.imwrite(str(photos[-1]), render_face_photo(rng, face))
+    two = tmp_path / "two.jpg"
+    cv2.imwrite(str(two), render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60),
+                                      table="grey").image)
+    teach_from_photos(page, url, "CGRR")
+    page.wait_for_selector("#teach-prompt >> text=die dragon, face 1 of 4")
+    page.set_input_files("#teach-photo", [str(p) for p in photos[:3]])
+    page.wait_for_selector("#teach-count >> text=3 of 4 pictures taken")
+    until(page, "document.querySelectorAll('#teach-sheet img').length === 3")
+    assert not page.is_visible("#teach-back-chosen")
+    page.click("#teach-sheet button[data-step='2']")
+    assert page.get_attribute("#teach-sheet button[data-step='2']", "aria-pressed") == "true"
+    assert page.text_content("#teach-back-chosen") == "Take picture 2 (G, green dragon) back"
+    page.set_input_files("#teach-photo", [str(two)])  # meanwhile a photo of two dice: refused, a new state comes
+    page.wait_for_selector("#teach-message >> text=saw 2 dice")
+    assert page.get_attribute("#teach-sheet button[data-step='2']", "aria-pressed") == "true"  # still chosen
+    page.click("#teach-back-chosen")
+    page.wait_for_selector("#teach-message >> text=picture 2 was taken back: choose another photo")
+    assert page.text_content("#teach-count") == "2 of 4 pictures taken"
+    assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the green dragon face up")
+    assert [b.get_attribute("data-step") for b in page.query_selector_all("#teach-sheet button")] == ["1", "3"]
+    assert page.get_attribute(".sheet-empty.next", "title") == "picture 2: not learned yet"
+    assert not page.is_visible("#teach-back-chosen")
+    page.set_input_files("#teach-photo", [str(photos[3])])  # another photo of the green dragon
+    page.wait_for_selector("#teach-count >> text=3 of 4 pictures taken")
+    assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the red dragon face up")
+    until(page, "document.querySelectorAll('#teach-sheet img').length === 3")
+    assert page.get_attribute(".sheet-empty.next", "title") == "picture 4: not learned yet"
 
 
 def test_photos_chosen_out_of_order_stop_at_the_first_showing_a_face_taught_already(dashboard, page, runtime,

@@ -319,41 +319,66 @@ def test_the_die_a_face_was_learned_from_is_shown_boxed_and_a_wrong_photo_is_tak
 
 
 def sheet_shows(sheet: np.ndarray, faces: str, looks: int, step: int) -> str:
-    """The Fandooble face picture ``step`` (0-based) on the sheet shows, by the colour of its drawing: the chest's
-    brown, the dragon's green, the red dragon's red ("" where it is grey, still to come)."""
+    """The Fandooble face picture ``step`` (0-based) on the sheet shows (:func:`drawn_face`)."""
     left, top, side = overlay.sheet_cell(len(faces), looks, step)
-    inside = sheet[top + 4:top + side - 4, left + 4:left + side - 4]  # within the next place's outline
+    return drawn_face(sheet[top:top + side, left:left + side])
+
+
+def drawn_face(picture: np.ndarray) -> str:
+    """The Fandooble face a close-up shows, by the colour of its drawing: the chest's brown, the dragon's green, the
+    red dragon's red ("" where it is grey: a place still to come)."""
+    inside = picture[4:-4, 4:-4]  # within the next place's outline
     hsv = cv2.cvtColor(inside, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(int)
     drawn = hsv[(hsv[:, 1] > 100) & (hsv[:, 2] > 60) & ((hsv[:, 0] < 135) | (hsv[:, 0] > 160))]  # not the box
-    if len(drawn) < side:
+    if len(drawn) < picture.shape[0]:
         return ""
     hue = np.median(drawn[:, 0])
     return "G" if 35 < hue < 85 else "R" if hue < 8 or hue > 165 else "C" if hue <= 30 else "?"
 
 
-def test_every_picture_learned_is_shown_on_one_sheet_a_row_for_each_face(rng, store):
+def test_every_picture_learned_is_shown_a_row_for_each_face_and_any_one_can_be_taken_back(rng, store):
     # A batch of photos is looked over at once: each picture learned is a close-up of its die in the row of the face
-    # it was learned as; one taken back leaves its place grey again; the sheet stays once the die is stored.
+    # it was learned as. One seen to be wrong is taken back where it lies, the others kept: its face is asked for
+    # again first, then teaching goes on where it was. The sheet stays once the die is stored.
     scenes = [one_die(rng, face) for face in "CCGGRR"]
     teacher = DiceTeacher("dragon", "CGR", looks=2, save=store.save_templates, photos=True)
-    assert teacher.status()["sheet"] == "" and teacher.sheet() is None
-    names = [teacher.photo(scene.image)["sheet"] for scene in scenes[:3]]
-    assert len(set(names)) == 3 and all(names)  # a new name each time: the phone fetches it afresh
-    sheet = teacher.sheet()
-    assert [sheet_shows(sheet, "CGR", 2, step) for step in range(6)] == ["C", "C", "G", "", "", ""]
+    assert teacher.status()["pictures"] == [] and teacher.sheet() is None
+    for scene in scenes[:3]:
+        teacher.photo(scene.image)
+    pictures = teacher.status()["pictures"]
+    assert [(p["step"], p["face"]) for p in pictures] == [(1, "C"), (2, "C"), (3, "G")]
+    assert len({p["name"] for p in pictures}) == 3  # each close-up fetched by its own name
+    assert [sheet_shows(teacher.sheet(), "CGR", 2, step) for step in range(6)] == ["C", "C", "G", "", "", ""]
+    assert teacher.picture(3).shape == (overlay.CLOSEUP_PX, overlay.CLOSEUP_PX, 3) and drawn_face(teacher.picture(3)) == "G"
     # A row for each face, its pictures side by side, the faces in the order taught
     places = [overlay.sheet_cell(3, 2, step) for step in range(6)]
     tops, lefts = [top for _, top, _ in places], [left for left, _, _ in places]
     assert tops[0] == tops[1] < tops[2] == tops[3] < tops[4] == tops[5] and lefts == lefts[:2] * 3
 
-    status = teacher.take_back()
-    assert status["sheet"] not in names and status["sheet"]
-    assert [sheet_shows(teacher.sheet(), "CGR", 2, step) for step in range(3)] == ["C", "C", ""]  # grey again
-    for scene in scenes[2:]:
+    status = teacher.take_back(2)  # the second chest picture: the box was around a speck
+    assert status["message"] == "picture 2 was taken back: choose another photo"
+    assert (status["learned"], status["step"], status["face"]) == (2, 2, "C")
+    assert status["prompt"].endswith("with the treasure chest face up (another one, the die turned a little)")
+    assert [p["step"] for p in status["pictures"]] == [1, 3] and teacher.picture(2) is None
+    assert [sheet_shows(teacher.sheet(), "CGR", 2, step) for step in range(4)] == ["C", "", "G", ""]  # grey again
+    with pytest.raises(BadTeaching, match="picture 4 is not learned, so it cannot be taken back: the pictures "
+                                          "learned are 1, 3"):
+        teacher.take_back(4)
+    status = teacher.photo(scenes[1].image)
+    assert (status["learned"], status["step"]) == (3, 4)  # and on where it was: the green dragon's second picture
+    assert status["prompt"].endswith("with the green dragon face up (another one, the die turned a little)")
+    for scene in scenes[3:]:
         teacher.photo(scene.image)
-    assert teacher.status()["state"] == DONE and teacher.status()["sheet"]
+    assert teacher.status()["state"] == DONE and len(teacher.status()["pictures"]) == 6
     assert [sheet_shows(teacher.sheet(), "CGR", 2, step) for step in range(6)] == list("CCGGRR")
-    assert DiceTeacher("dragon", "CGR", photos=True).cancel()["sheet"] == ""
+    # Taught as if the photos had come in order, none taken back, sample for sample
+    clean = DiceTeacher("dragon", "CGR", looks=2, photos=True)
+    for scene in scenes:
+        clean.photo(scene.image)
+    taught = store.load_templates()
+    assert taught.dice == {"dragon": "CGR"} and taught.pictures == {"dragon": 6}
+    assert [face for _, face, _ in taught.samples] == [face for _, face, _ in clean.templates.samples]
+    assert all(np.allclose(a, b) for (_, _, a), (_, _, b) in zip(taught.samples, clean.templates.samples))
 
 
 def test_a_photo_of_a_face_taught_already_is_refused_where_another_face_is_asked_for(rng, store):

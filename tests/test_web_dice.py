@@ -232,15 +232,17 @@ def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client
     picture = cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_COLOR)
     assert shown.status_code == 200 and picture.shape == (720, 960, 3)  # the photo, made small enough for a phone
     assert (np.abs(picture.astype(int) - overlay.SEEN).max(axis=2) < 60).sum() > 1000  # and its die boxed in magenta
-    sheet = client.get(f"/api/dice/teach/sheet.jpg?n={learned['sheet']}")  # every picture learned, a row a face
-    assert sheet.status_code == 200 and sheet.headers["Cache-Control"] == "no-store"
-    rows, cell = 2, overlay.CLOSEUP_PX
-    assert cv2.imdecode(np.frombuffer(sheet.data, np.uint8), cv2.IMREAD_COLOR).shape[0] >= rows * cell
+    assert [(p["step"], p["face"]) for p in learned["pictures"]] == [(1, "C")]  # every picture learned, a row a face
+    closeup = client.get(f"/api/dice/teach/picture/1.jpg?n={learned['pictures'][0]['name']}")
+    assert closeup.status_code == 200 and closeup.headers["Cache-Control"] == "no-store"
+    side = overlay.CLOSEUP_PX
+    assert cv2.imdecode(np.frombuffer(closeup.data, np.uint8), cv2.IMREAD_COLOR).shape == (side, side, 3)
+    assert client.get("/api/dice/teach/picture/2.jpg").status_code == 404  # not learned
     back = client.post("/api/dice/teach/back", json={})  # the box was not around the die: taken back, asked again
     assert back.status_code == 200 and back.get_json()["state"]["teaching"]["learned"] == 0
     assert back.get_json()["teaching"]["message"] == "picture 1 was taken back: choose another photo"
     assert client.get("/api/dice/teach/seen.jpg").status_code == 404
-    assert back.get_json()["teaching"]["sheet"] == "" and client.get("/api/dice/teach/sheet.jpg").status_code == 404
+    assert back.get_json()["teaching"]["pictures"] == [] and client.get("/api/dice/teach/picture/1.jpg").status_code == 404
     again = client.post("/api/dice/teach/back", json={})
     assert again.status_code == 409 and again.get_json()["reason"] == "nothing_to_take_back"
     assert again.get_json()["error"] == "there is no picture to take back: no picture was learned yet"
@@ -399,6 +401,28 @@ def test_bad_teaching_requests_are_refused_with_the_field(client, camera, body, 
     assert response.status_code == 400, response.get_json()
     assert response.get_json()["field"] == field and response.get_json()["error"]
     assert client.get("/api/dice/teach").get_json()["teaching"]["state"] == "idle"
+
+
+def test_any_picture_learned_is_taken_back_by_its_number_and_its_face_asked_for_again(client):
+    # The phone shows every picture learned; the one tapped is taken back, the others kept.
+    client.post("/api/dice/teach", json={"die": "dragon", "faces": "CGR", "looks": 1, "photos": True})
+    rng = np.random.default_rng(4)
+    for face in "CG":
+        client.post("/api/dice/teach/photo", data=cv2.imencode(".jpg", render_face_photo(rng, face))[1].tobytes(),
+                    content_type="image/jpeg")
+    back = client.post("/api/dice/teach/back", json={"step": 1})
+    status = back.get_json()["teaching"]
+    assert back.status_code == 200 and status["message"] == "picture 1 was taken back: choose another photo"
+    assert [p["step"] for p in status["pictures"]] == [2] and status["step"] == 1 and status["face"] == "C"
+    assert back.get_json()["state"]["teaching"]["pictures"] == status["pictures"]  # every phone follows
+    missing = client.post("/api/dice/teach/back", json={"step": 3})
+    assert missing.status_code == 409 and missing.get_json()["reason"] == "nothing_to_take_back"
+    assert missing.get_json()["error"] == "picture 3 is not learned, so it cannot be taken back: the pictures " \
+        "learned are 2"
+    for bad in (0, "1", True, 1.5):
+        refused = client.post("/api/dice/teach/back", json={"step": bad})
+        assert refused.status_code == 400 and refused.get_json()["field"] == "step", bad
+    assert client.get("/api/dice/teach").get_json()["teaching"]["learned"] == 1  # none of those changed anything
 
 
 def test_teaching_is_the_game_masters(runtime, camera, tmp_path):

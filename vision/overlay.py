@@ -119,10 +119,10 @@ def closeup(image: np.ndarray, box, side: int = CLOSEUP_PX) -> np.ndarray:
     return cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
 
 
-def learned_sheet(closeups: list[np.ndarray], faces: str, looks: int) -> np.ndarray:
-    """Every picture learned of a die (:func:`closeup`, in the order taught), a row for each face (``faces``, one
-    letter each, shown in turn) and ``looks`` pictures in each: a row whose pictures are not all the die with that
-    face up holds a wrong sample. Pictures still to come are grey, the next one outlined."""
+def learned_sheet(closeups: dict[int, np.ndarray], faces: str, looks: int, next_step: int | None) -> np.ndarray:
+    """Every picture learned of a die (:func:`closeup`, by its step: 0-based, in the order asked for), a row for each
+    face (``faces``, one letter each, shown in turn) and ``looks`` pictures in each: a row whose pictures are not all
+    the die with that face up holds a wrong sample. Pictures still to come are grey, ``next_step`` outlined."""
     rows = len(faces)
     left, top, cell = sheet_cell(rows, looks, rows * looks - 1)  # the last picture's place: the sheet's size
     sheet = np.full((top + cell + SHEET_GAP, left + cell + SHEET_GAP, 3), 32, np.uint8)
@@ -132,12 +132,12 @@ def learned_sheet(closeups: list[np.ndarray], faces: str, looks: int) -> np.ndar
         _label(sheet, f"{row + 1} {letter}", (SHEET_GAP, row_top + cell // 2 + 6), (255, 255, 255), font, 1)
     for step in range(rows * looks):
         left, top, _ = sheet_cell(rows, looks, step)
-        if step < len(closeups):
+        if step in closeups:
             sheet[top:top + cell, left:left + cell] = cv2.resize(closeups[step], (cell, cell),
                                                                  interpolation=cv2.INTER_AREA)
             continue
         sheet[top:top + cell, left:left + cell] = 80
-        if step == len(closeups):
+        if step == next_step:
             cv2.rectangle(sheet, (left, top), (left + cell - 1, top + cell - 1), NEXT, 2)
         _label(sheet, str(step + 1), (left + cell // 3, top + cell // 2 + 6), (200, 200, 200), font, 1)
     return sheet

@@ -180,8 +180,9 @@ class Teaching:
             if current.get("active") else ""
         refuse(409, f"the dice are being taught already{where}: cancel that first", "busy")
 
-    def take_back(self) -> dict:
-        """The last picture learned is forgotten and its face asked for again (:meth:`DiceTeacher.take_back`)."""
+    def take_back(self, step: int | None = None) -> dict:
+        """Picture ``step`` (by default the last learned) is forgotten and its face asked for again
+        (:meth:`DiceTeacher.take_back`)."""
         from companion.teach import BadTeaching
 
         with self._lock:
@@ -189,7 +190,7 @@ class Teaching:
             if teacher is None:
                 refuse(409, "there is no picture to take back: teaching is not going on", "nothing_to_take_back")
             try:
-                status = teacher.take_back()
+                status = teacher.take_back(step)
             except BadTeaching as exc:
                 self._publish(teacher.status())  # a session that timed out meanwhile says so
                 refuse(409, str(exc), "nothing_to_take_back")
@@ -202,10 +203,11 @@ class Teaching:
         teacher = self._teacher
         return None if teacher is None else teacher.seen
 
-    def sheet(self):
-        """Every picture learned in the session (:meth:`DiceTeacher.sheet`, BGR); None when there is none."""
+    def picture(self, step: int):
+        """The close-up of picture ``step``'s die, boxed (:meth:`DiceTeacher.picture`, BGR); None where there is
+        none."""
         teacher = self._teacher
-        return None if teacher is None else teacher.sheet()
+        return None if teacher is None else teacher.picture(step)
 
     def cancel(self) -> dict:
         with self._lock:
@@ -284,12 +286,12 @@ def seen_picture():
     return _picture_answer(_teaching().seen(), "No teaching picture")
 
 
-@bp.get("/teach/sheet.jpg")
-def sheet_picture():
-    """Every picture learned in this teaching session, a close-up of its die boxed, a row for each face: a photo of
-    another face, or a box around something else, stands out in its row. 404 (and a picture saying so) before the
-    first is learned."""
-    return _picture_answer(_teaching().sheet(), "No picture learned yet")
+@bp.get("/teach/picture/<int:step>.jpg")
+def learned_picture(step: int):
+    """A close-up of the die picture ``step`` of this teaching session was learned from, boxed: the Setup page shows
+    them all, a row for each face, so that a photo of another face, or a box around something else, stands out in its
+    row. 404 (and a picture saying so) where that picture is not learned."""
+    return _picture_answer(_teaching().picture(step), "No such picture")
 
 
 def _picture_answer(picture, missing: str):
@@ -378,9 +380,12 @@ def teach_photo():
 @bp.post("/teach/back")
 @game_master
 def take_back_picture():
-    """Forget the last picture learned (its box was not around the die) and ask for that face again. 409 when no
-    picture of this session is left to take back."""
-    return _teaching_answer(_teaching().take_back())
+    """Forget the last picture learned (its box was not around the die), or ``{"step": n}`` picture n, and ask for that
+    face again first. 409 when no picture of this session is left to take back, or picture n is not learned."""
+    step = json_body().get("step")
+    if step is not None and (isinstance(step, bool) or not isinstance(step, int) or step < 1):
+        refuse(400, "'step' is the number of the picture to take back, counted from 1", "bad_field", field="step")
+    return _teaching_answer(_teaching().take_back(step))
 
 
 @bp.post("/teach/cancel")

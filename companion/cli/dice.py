@@ -27,7 +27,6 @@ from companion.teach import (
     shows_instead,
     teaching_photos,
     usual_faces,
-    without_die,
 )
 
 
@@ -110,6 +109,7 @@ def run_teach(args) -> int:
 def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
     from companion.cli.see import save_picture
     from vision import overlay
+    from vision.dice.faces import FaceTemplates
 
     try:
         files = teaching_photos(folder)
@@ -120,16 +120,17 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
         image = read_photo(path)
         new_face = (die, number) not in seen_faces
         seen_faces.add((die, number))
-        before = without_die(templates, None)
+        lesson = FaceTemplates()  # checked before it is added (:func:`companion.teach.another_face_shown`)
         try:
-            found = templates.learn(die, face, image, new_face=new_face)
+            found = lesson.learn(die, face, image)
         except ValueError as exc:  # the picture of what was found is one command away
             raise SetupError(f"{path.name}: {exc}. To see it drawn on the photo: companion see --dice "
                              f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
-        shown = another_face_shown(before, templates, face)
+        shown = another_face_shown(templates, lesson, face)
         if shown is not None:
             raise SetupError(f"{path.name}: its die {shows_instead(shown, die, face)}: name each photo for the face "
                              "on top (nothing was stored)")
+        templates.absorb(lesson, new_face=new_face)
         drawn = "" if pictures is None else \
             f" (drawn in {save_picture(pictures, path, overlay.draw_learned(image, found.box, face))})"
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from "

@@ -158,6 +158,22 @@ class FaceTemplates:
                 continue  # slanted, the die is taken for two or not found: the picture's own sample stands
         return candidate
 
+    def absorb(self, lesson: FaceTemplates, *, new_face: bool = True) -> None:
+        """Add what ``lesson`` taught (one picture learned alone into an empty set, :meth:`learn`) as if that
+        picture were learned here: the same samples, counts, light and side. A teacher keeps each picture's lesson
+        apart, so that any one of them can be taken back (companion.teach.DiceTeacher)."""
+        for die, picture in lesson.sides_on.items():
+            self.sides[die] = self._sides_on(die, self.sides.get(die, []), picture)
+            self.sides_on[die] = picture
+        for i, (die, face, descriptor) in enumerate(lesson.samples):
+            self.add(die, face, descriptor, new_face=new_face and i == 0)
+        for mine, taught in ((self.pictures, lesson.pictures), (self.read_by_pips, lesson.read_by_pips)):
+            for die, count in taught.items():
+                mine[die] = mine.get(die, 0) + count
+        for mine, taught in ((self.lights, lesson.lights), (self.sides, lesson.sides)):
+            for die, values in taught.items():
+                mine.setdefault(die, []).extend(values)
+
     def add(self, die: str, face: str, descriptor: np.ndarray, *, new_face: bool = True) -> None:
         shape = (DESCRIPTOR + 2 * PAD, DESCRIPTOR + 2 * PAD, 3)
         if np.shape(descriptor) != shape:

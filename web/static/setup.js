@@ -364,8 +364,73 @@
   });
   $("teach-watch").addEventListener("click", () => { watchTray = !watchTray; showTeaching(teaching); });
   const SEEN_LEARNED = "The last picture, as the companion learned it: the box should hold the whole die. Around a drawing on it, or something else? Take the picture back.";
-  const SHEET_TEACHING = "Every picture learned so far, a row for each face: each should show the die boxed, that face up. A wrong one? Take pictures back to it, last first.";
+  const SHEET_TEACHING = "Every picture learned so far, a row for each face: each should show the die boxed, that face up. A wrong one? Tap it to take it back.";
   const SHEET_DONE = "Every picture the die was learned from, a row for each face. A wrong one? Teach the die again.";
+  // Every picture learned, a close-up of each die in a row for its face: a batch of photos is looked over at once,
+  // and a photo of another face stands out in its row; tapped, it can be taken back, the others kept. Kept once the
+  // die is learned, to look over before playing. Built again only when the pictures change, so that a picture
+  // tapped stays chosen while the camera's pictures come.
+  let sheetShown = "";
+  let chosenPicture = null;
+  function showSheet(t) {
+    const active = Boolean(t.active);
+    const pictures = active || t.state === "done" ? t.pictures || [] : [];
+    const learned = new Map(pictures.map((p) => [p.step, p]));
+    if (!active || !learned.has(chosenPicture)) chosenPicture = null;
+    $("teach-sheet-box").hidden = !pictures.length;
+    $("teach-sheet-caption").textContent = active ? SHEET_TEACHING : SHEET_DONE;
+    const chosen = chosenPicture && learned.get(chosenPicture);
+    $("teach-back-chosen").hidden = !chosen;
+    if (chosen) $("teach-back-chosen").textContent = `Take picture ${chosen.step} (${sheetFace(t, chosen.face)}) back`;
+    const shown = JSON.stringify([t.faces, t.looks, pictures, active && t.step, chosenPicture]);
+    if (shown === sheetShown) return;
+    sheetShown = shown;
+    const sheet = $("teach-sheet");
+    sheet.replaceChildren();
+    [...t.faces].forEach((face, row) => {
+      const line = document.createElement("div");
+      line.className = "sheet-row";
+      const label = document.createElement("span");
+      label.className = "sheet-face";
+      label.textContent = `${row + 1} ${face}`;
+      label.title = sheetFace(t, face);
+      line.append(label);
+      for (let look = 1; look <= t.looks; look++) {
+        const step = row * t.looks + look;
+        const picture = learned.get(step);
+        if (!picture) {
+          const empty = document.createElement("span");
+          empty.className = active && step === t.step ? "sheet-empty next" : "sheet-empty";
+          empty.textContent = String(step);
+          empty.title = `picture ${step}: not learned yet`;
+          line.append(empty);
+          continue;
+        }
+        const button = document.createElement("button");
+        button.type = "button";
+        button.disabled = !active;
+        button.dataset.step = String(step);
+        button.setAttribute("aria-pressed", String(step === chosenPicture));
+        const img = document.createElement("img");
+        img.src = `/api/dice/teach/picture/${step}.jpg?n=${encodeURIComponent(picture.name)}`;
+        img.alt = `picture ${step}, learned as ${sheetFace(t, face)}`;
+        button.append(img);
+        button.addEventListener("click", () => {
+          chosenPicture = chosenPicture === step ? null : step;
+          showSheet(teaching);
+        });
+        line.append(button);
+      }
+      sheet.append(line);
+    });
+  }
+  function sheetFace(t, face) {
+    return t.face_names && t.face_names[face] ? `${face}, ${t.face_names[face]}` : face;
+  }
+  $("teach-back-chosen").addEventListener("click", async () => {
+    const back = await act("/api/dice/teach/back", { step: chosenPicture });
+    if (back) showTeaching(back.teaching);
+  });
   $("teach-back").addEventListener("click", async () => {
     const back = await act("/api/dice/teach/back", {});
     if (back) showTeaching(back.teaching);
@@ -436,13 +501,7 @@
         : "The refused picture, each thing taken for a die boxed";
       if (seen && $("teach-seen").getAttribute("src") !== seen) $("teach-seen").src = seen;
       $("teach-back").hidden = !(active && t.can_take_back);
-      // Every picture learned, a close-up of each die in a row for its face: a batch of photos is looked over at once,
-      // and a photo of another face stands out in its row. Kept once the die is learned, to look over before playing.
-      const kept = active || t.state === "done";
-      const sheet = kept && t.sheet ? `/api/dice/teach/sheet.jpg?n=${encodeURIComponent(t.sheet)}` : "";
-      $("teach-sheet-box").hidden = !sheet;
-      $("teach-sheet-caption").textContent = active ? SHEET_TEACHING : SHEET_DONE;
-      if (sheet && $("teach-sheet").getAttribute("src") !== sheet) $("teach-sheet").src = sheet;
+      showSheet(t);
       $("teach-warning").hidden = !t.warning;
       $("teach-warning").textContent = t.warning || "";
     }
