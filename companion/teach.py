@@ -475,8 +475,10 @@ class DiceTeacher:
                                picture=None if self.photos else (image.shape[1], image.shape[0]))
         except ValueError as exc:
             # The tray as the refused picture was seen, what was taken for dice boxed: looked at, not read.
+            # The picture is shown with what was seen boxed: the words point there, not at pixels.
+            said = exc.pointing_at_the_picture() if hasattr(exc, "pointing_at_the_picture") else str(exc)
             self._refuse(overlay.draw_seen(in_tray, getattr(exc, "seen", ())),
-                         f"{exc}{self._flat_far_off(exc, image)}; "
+                         f"{said}{self._flat_far_off(exc, image)}; "
                          f"{'choose another photo' if self.photos else 'try again'}")
             return
         other = another_face_shown(self.templates, lesson, face)

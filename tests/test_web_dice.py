@@ -249,7 +249,7 @@ def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client
     assert send(data=photo).get_json()["teaching"]["learned"] == 1
     two = render_tray(rng, kind="fandooble", faces=["G", "C"], size=(320, 240), die_px=(60, 60), table="grey").image
     refused = send(two).get_json()["teaching"]
-    assert refused["learned"] == 1 and "2 dice" in refused["message"]
+    assert refused["learned"] == 1 and "saw 2 dice (boxed in the picture)" in refused["message"]
     assert refused["message"].endswith("choose another photo")
     seen = client.get(f"/api/dice/teach/seen.jpg?n={refused['seen']}")  # the photo, each die it saw boxed
     assert seen.status_code == 200

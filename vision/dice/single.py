@@ -41,11 +41,19 @@ RIVAL = 0.65  # a second mark this sure (relative to the best) is a second die: 
 
 class NotOneDie(ValueError):
     """A teaching picture refused; ``seen`` is what was taken for dice there, to draw for the teacher:
-    (box x, y, w, h in the picture's pixels, what it is)."""
+    (box x, y, w, h in the picture's pixels, what it is). ``message`` places them where it says ``{where}``: as
+    pixels (``str()``, for a command line's reader, who has no picture), or as boxed in the picture
+    (:meth:`pointing_at_the_picture`, for a phone that shows it)."""
 
-    def __init__(self, message: str, seen: list[tuple[tuple[int, int, int, int], str]] = ()):
-        super().__init__(message)
+    def __init__(self, message: str, seen: list[tuple[tuple[int, int, int, int], str]] = (), *, at: str = "",
+                 boxed: str = ""):
+        super().__init__(message.format(where=at))
         self.seen = list(seen)
+        self._pointing = message.format(where=boxed)
+
+    def pointing_at_the_picture(self) -> str:
+        """The refusal with what was seen named as boxed in the picture shown with it, not by its pixels."""
+        return self._pointing
 
 
 def single_die(image: np.ndarray, die_px: float | None = None, *, larger: bool = True) -> Candidate:
@@ -138,8 +146,8 @@ def _single_die_read(image: np.ndarray, die_px: float | None) -> tuple[Candidate
     best = sure[0]
     probabilities = net.read(image, [best])[0]
     if int(np.argmax(probabilities)) == COCKED:
-        raise NotOneDie(f"show the die lying flat in the tray: the die {_at(best.center)} is not lying flat "
-                        "(cocked or stacked)", [(best.box, "not flat")])
+        raise NotOneDie("show the die lying flat in the tray: the die{where} is not lying flat (cocked or stacked)",
+                        [(best.box, "not flat")], at=f" {_at(best.center)}", boxed=" boxed in the picture")
     die = die_square(image, best.center, best.side)
     reach = 0.75 * max(best.side, max(die.size))  # a second mark on the same die (its picture, a pip) is no rival
     # Square blobs only: a die seen from above fills its outline's rectangle, a disc (a screw head) does not.
@@ -153,8 +161,9 @@ def _single_die_read(image: np.ndarray, die_px: float | None) -> tuple[Candidate
     rivals = [r for i, r in enumerate(rivals) if all(_apart(r, other) > reach for other in rivals[:i])]
     if rivals:
         where = ", ".join(_at(s.center) for s in [best, *rivals][:4])
-        raise NotOneDie(f"show exactly one die, lying flat in the tray: saw {1 + len(rivals)} dice ({where})",
-                        [(s.box, f"die {i}") for i, s in enumerate([best, *rivals], start=1)])
+        raise NotOneDie(f"show exactly one die, lying flat in the tray: saw {1 + len(rivals)} dice{{where}}",
+                        [(s.box, f"die {i}") for i, s in enumerate([best, *rivals], start=1)], at=f" ({where})",
+                        boxed=" (boxed in the picture)")
     return die, probabilities, best.score
 
 
@@ -170,11 +179,12 @@ def _by_outline(image: np.ndarray, die_px: float | None) -> Candidate:
     if not candidates:
         raise NotOneDie("show exactly one die, lying flat in the tray: saw no die")
     if not flat:
-        raise NotOneDie(f"show the die lying flat in the tray: saw {len(candidates)} die-sized shape(s), none flat",
-                        [(c.box, c.problem) for c in candidates])
+        raise NotOneDie(f"show the die lying flat in the tray: saw {len(candidates)} die-sized shape(s), none "
+                        "flat{where}", [(c.box, c.problem) for c in candidates], boxed=" (boxed in the picture)")
     where = ", ".join(_at(c.center) for c in flat[:4])
-    raise NotOneDie(f"show exactly one die, lying flat in the tray: saw {len(flat)} die-sized shapes ({where}); "
-                    "a plain cloth or tray under the die helps", [(c.box, f"shape {i}") for i, c in enumerate(flat, 1)])
+    raise NotOneDie(f"show exactly one die, lying flat in the tray: saw {len(flat)} die-sized shapes{{where}}; "
+                    "a plain cloth or tray under the die helps", [(c.box, f"shape {i}") for i, c in enumerate(flat, 1)],
+                    at=f" ({where})", boxed=" (boxed in the picture)")
 
 
 def _at(center) -> str:
