@@ -62,14 +62,19 @@ def test_a_photo_named_for_another_face_than_its_die_shows_is_refused_and_nothin
 
 def test_the_photos_faces_were_learned_from_are_drawn_with_their_die_boxed_to_look_over(photos, tmp_path, data_dir,
                                                                                         capsys):
-    from tests.test_teach import boxed_around
+    from tests.test_teach import boxed_around, sheet_shows
 
     drawn = tmp_path / "learned"
     assert main(["dice", "teach", "--images", str(photos), "--pictures", str(drawn), "--data-dir", str(data_dir)]) == 0
     err = capsys.readouterr().err
     assert f"[1/12] die dragon, face 1: C (treasure chest) learned from dragon_C_1.png (drawn in " \
            f"{drawn / 'dragon_C_1.seen.jpg'})" in err
-    assert sorted(p.name for p in drawn.iterdir()) == sorted(f"{p.stem}.seen.jpg" for p in photos.iterdir())
+    assert sorted(p.name for p in drawn.iterdir()) == sorted([f"{p.stem}.seen.jpg" for p in photos.iterdir()] + [
+        "dragon_learned.seen.jpg", "special_learned.seen.jpg"])
+    # Each die's pictures on one sheet too, a row for each face, as the Setup page shows them
+    assert f"every picture of the dragon die learned: {drawn / 'dragon_learned.seen.jpg'}" in err
+    sheet = cv2.imread(str(drawn / "dragon_learned.seen.jpg"))
+    assert [sheet_shows(sheet, "CCCGGR", 1, step) for step in range(6)] == list("CCCGGR")
     photo = cv2.imread(str(photos / "special_W_6.png"))
     seen = cv2.imread(str(drawn / "special_W_6.seen.jpg"))
     h, w = photo.shape[:2]
@@ -190,7 +195,7 @@ def test_teach_with_the_camera_follows_the_die_being_set_down(tmp_path, data_dir
         ["dragon_C_1_1.seen.jpg", "dragon_G_2_1.seen.jpg", "dragon_R_3_1.seen.jpg", "dragon_learned.seen.jpg"]
     # and all of them on one sheet, a row for each face
     sheet = cv2.imread(str(tmp_path / "learned" / "dragon_learned.seen.jpg"))
-    assert f"every picture learned: {tmp_path / 'learned' / 'dragon_learned.seen.jpg'}" in err
+    assert f"every picture of the dragon die learned: {tmp_path / 'learned' / 'dragon_learned.seen.jpg'}" in err
     assert sheet.shape[0] > sheet.shape[1] and sheet.shape[0] >= 3 * overlay.CLOSEUP_PX
 
 

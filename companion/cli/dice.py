@@ -52,8 +52,8 @@ def register(sub) -> None:
     teach.add_argument("--add", action="store_true", help="keep what was taught before (another die)")
     teach.add_argument("--pictures", type=Path, metavar="DIR",
                        help="write each picture learned there, the die its face was learned from boxed: a box around "
-                            "a drawing on the die, or anything else, is a wrong sample (teach that die again); with the "
-                            "camera, all of them on one sheet too, a row for each face (DIE_learned.seen.jpg)")
+                            "a drawing on the die, or anything else, is a wrong sample (teach that die again); and each "
+                            "die's on one sheet, a row for each face (DIE_learned.seen.jpg)")
     teach.add_argument("--another-light", action="store_true",
                        help="teach a taught die again in this light, keeping what it was taught (an evening's lamp)")
     teach.set_defaults(handler=run_teach)
@@ -115,11 +115,10 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
         files = teaching_photos(folder)
     except SetupError as exc:
         raise SetupError(f"--images {exc}") from None
-    seen_faces: set[tuple[str, str]] = set()
+    closeups: dict[str, dict[str, tuple[str, list]]] = {}  # die -> its physical faces -> (face, each picture's die)
     for step, (path, die, face, number) in enumerate(files, start=1):
         image = read_photo(path)
-        new_face = (die, number) not in seen_faces
-        seen_faces.add((die, number))
+        new_face = number not in closeups.get(die, {})
         lesson = FaceTemplates()  # checked before it is added (:func:`companion.teach.another_face_shown`)
         try:
             found = lesson.learn(die, face, image)
@@ -131,6 +130,7 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
             raise SetupError(f"{path.name}: its die {shows_instead(shown, die, face)}: name each photo for the face "
                              "on top (nothing was stored)")
         templates.absorb(lesson, new_face=new_face)
+        closeups.setdefault(die, {}).setdefault(number, (face, []))[1].append(overlay.closeup(image, found.box))
         drawn = "" if pictures is None else \
             f" (drawn in {save_picture(pictures, path, overlay.draw_learned(image, found.box, face))})"
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from "
@@ -138,6 +138,20 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
     for die in {die for _, die, _, _ in files}:  # photos are in their own camera's light and size, not the tray's
         templates.lights.pop(die, None)
         templates.sides.pop(die, None)
+    for die, faces in closeups.items() if pictures is not None else ():
+        print(f"every picture of the {die} die learned: {save_picture(pictures, Path(f'{die}_learned'), _sheet(faces))}",
+              file=sys.stderr)
+
+
+def _sheet(faces: dict[str, tuple[str, list]]):
+    """A die's pictures learned from photos on one sheet, a row for each physical face (``faces``: its number ->
+    (its letter, the close-up of each picture's die)), as the Setup page shows them (:func:`vision.overlay.learned_sheet`)."""
+    from vision import overlay
+
+    looks = max(len(pictures) for _, pictures in faces.values())
+    closeups = {row * looks + look: closeup for row, (_, pictures) in enumerate(faces.values())
+                for look, closeup in enumerate(pictures)}
+    return overlay.learned_sheet(closeups, "".join(face for face, _ in faces.values()), looks, None)
 
 
 def _teach_from_camera(args) -> DiceStore:
@@ -206,8 +220,8 @@ def _teach_from_camera(args) -> DiceStore:
     if teacher.state != DONE:
         raise ConfigError(status["message"])
     if args.pictures is not None:  # every picture learned at a glance, a row for each face (as on the Setup page)
-        print(f"every picture learned: {save_picture(args.pictures, Path(f'{args.die}_learned'), teacher.sheet())}",
-              file=sys.stderr)
+        print(f"every picture of the {args.die} die learned: "
+              f"{save_picture(args.pictures, Path(f'{args.die}_learned'), teacher.sheet())}", file=sys.stderr)
     return store
 
 
