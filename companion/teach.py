@@ -206,8 +206,10 @@ class DiceTeacher:
     :param looks: pictures per face; the die is turned a little between them.
     :param keep: what was taught before and stays (other dice); None starts afresh.
         Samples of this same die in it are replaced.
-    :param save: called once with the complete :class:`~vision.dice.faces.FaceTemplates`
-        when every face is learned (``DiceStore.save_templates``).
+    :param save: called with the complete :class:`~vision.dice.faces.FaceTemplates` when every face is learned
+        (``DiceStore.save_templates``); again when a picture taken back after that is learned anew.
+    :param stored_at: when the dice were last stored (``DiceStore.changed_at``): a picture is taken back after the
+        die was stored only while nothing else changed the dice since (another die taught, the kind of dice set).
     :param timeout_s: seconds to wait for each picture; after that the session fails, nothing stored.
     :param clock: seconds, monotonic (tests pass their own).
     :param stillness: the motion tracker (``vision.motion.Stillness()`` by default).
@@ -225,7 +227,8 @@ class DiceTeacher:
     def __init__(self, die: str, faces: str, *, looks: int = DEFAULT_LOOKS, keep=None,
                  save: Callable[[object], None] | None = None, timeout_s: float = DEFAULT_TIMEOUT_S,
                  clock: Callable[[], float] = time.monotonic, stillness=None, die_px: float | None = None,
-                 zone=None, tags=(), photos: bool = False, another_light: bool = False):
+                 zone=None, tags=(), photos: bool = False, another_light: bool = False,
+                 stored_at: Callable[[], float | None] | None = None):
         from vision.motion import Stillness
 
         self.die, self.faces, self.looks = checked_request(die, faces, looks)
@@ -245,6 +248,8 @@ class DiceTeacher:
         self._kept_lights = list(self._base.lights.get(self.die, ()))  # the camera's, from before (another light)
         self._kept_sides = list(self._base.sides.get(self.die, ()))
         self._save = save
+        self._stored_at = stored_at
+        self._stored: tuple | None = None  # (when,) this session last stored the die; None: it did not yet
         self.timeout_s = float(timeout_s)
         self.clock = clock
         self.stillness = stillness if stillness is not None else Stillness()
@@ -305,7 +310,7 @@ class DiceTeacher:
         if self.state == DONE:
             return f"die {self.die}: all {len(self.faces)} faces learned"
         if self.state in (FAILED, CANCELLED):
-            return f"die {self.die}: teaching stopped, nothing was stored"
+            return f"die {self.die}: teaching stopped, {self._kept_words()}"
         name = face_name(self.face, self.die)
         shown = f"the {name}" if name else f"face {self.face}"
         where = f"die {self.die}, face {self.face_number} of {len(self.faces)}"
@@ -416,7 +421,13 @@ class DiceTeacher:
 
     @property
     def can_take_back(self) -> bool:
-        return self.active and bool(self._lessons)
+        """A picture of this session can be taken back: while teaching, and once the die is stored, while nothing
+        else changed the dice since (taking one back then teaches that picture again, and stores the die anew)."""
+        if not self._lessons:
+            return False
+        if self.active:
+            return True
+        return self.state == DONE and (self._stored_at is None or (self._stored_at(),) == self._stored)
 
     def take_back(self, step: int | None = None) -> dict:
         """Forget picture ``step`` of this session (by default the last learned) and ask for its face again first:
@@ -425,7 +436,9 @@ class DiceTeacher:
         if self.active:
             self._timed_out()
         if not self.can_take_back:
-            why = "no picture was learned yet" if self.active else "teaching is not going on"
+            why = "no picture was learned yet" if self.active else \
+                "the dice were changed since this die was learned (teach it again)" if self.state == DONE \
+                else "teaching is not going on"
             raise BadTeaching("take_back", f"there is no picture to take back: {why}")
         if step is None:
             step = self._order[-1]
@@ -438,13 +451,15 @@ class DiceTeacher:
         self._show(None)
         self._deadline = self.clock() + self.timeout_s
         again = "choose another photo" if self.photos else "set the die down again"
-        self._set(WAITING_FOR_MOTION, f"picture {step} was taken back: {again}")
+        until = " (the die reads as stored until that picture is learned, and is then stored again)" \
+            if self._stored else ""
+        self._set(WAITING_FOR_MOTION, f"picture {step} was taken back: {again}{until}")
         return self.status()
 
     def cancel(self) -> dict:
         """Stop now; nothing is stored."""
         if self.active:
-            self._set(CANCELLED, "teaching was cancelled: nothing was stored")
+            self._set(CANCELLED, f"teaching was cancelled: {self._kept_words()}")
         return self.status()
 
     # -- steps ------------------------------------------------------------------------------
@@ -519,6 +534,7 @@ class DiceTeacher:
         except (OSError, ValueError) as exc:
             self._set(FAILED, f"the faces were learned but could not be stored: {exc}")
             return
+        self._stored = (self._stored_at() if self._stored_at is not None else None,)
         counts = ", ".join(f"{n}× {face_name(f, self.die) or f}" for f, n in self.templates.face_counts(self.die).items())
         self._set(DONE, f"die {self.die} learned{' in this light too' if self.another_light else ''}: {counts}")
 
@@ -547,6 +563,10 @@ class DiceTeacher:
             counted.add(face_number)
         self.templates = templates
 
+    def _kept_words(self) -> str:
+        """What a session that stopped leaves stored, in words."""
+        return "the die stays as it was stored" if self._stored else "nothing was stored"
+
     def _keep_one_light(self) -> None:
         """The die's light to judge a tray by: this teaching's, or taught again in another light, the dimmer of the
         two (:func:`~vision.dice.light.dimmer`); none from photos, whose phone sets its own exposure and tells
@@ -565,7 +585,7 @@ class DiceTeacher:
             return False
         waited = f"no photo came within {self.timeout_s / 60:g} min" if self.photos \
             else f"no die was set down within {self.timeout_s:.0f} s"
-        self._set(FAILED, f"{waited}: teaching stopped, nothing was stored")
+        self._set(FAILED, f"{waited}: teaching stopped, {self._kept_words()}")
         return True
 
     def _set(self, state: str, message: str) -> None:

@@ -999,7 +999,7 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert not page.is_visible("#teach-back")
     assert page.is_visible("#teach-sheet")  # kept, to look the pictures over before playing
     assert page.text_content("#teach-sheet-caption") == "Every picture the die was learned from, a row for each " \
-        "face. A wrong one? Teach the die again."
+        "face. A wrong one? Tap it to take it back and show that face again."
     # The camera has never seen the die: the page says how to see the camera read it.
     assert "Try the dice" in page.text_content("#teach-state")
     page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")
@@ -1009,7 +1009,7 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
 def test_a_picture_tapped_on_the_phone_is_taken_back_and_the_others_kept(dashboard, page, runtime, tmp_path):
     # Three photos chosen at once, all learned; looking them over, the teacher sees the second is wrong, taps it and
     # takes it back: its face is asked for again, the first and third stay. The picture tapped stays chosen while
-    # the page is sent new states.
+    # the page is sent new states. Once the die is stored, too.
     from vision.synth.dice import render_face_photo, render_tray
 
     url, _ = dashboard
@@ -1045,6 +1045,18 @@ def test_a_picture_tapped_on_the_phone_is_taken_back_and_the_others_kept(dashboa
     assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the red dragon face up")
     until(page, "document.querySelectorAll('#teach-sheet img').length === 3")
     assert page.get_attribute(".sheet-empty.next", "title") == "picture 4: not learned yet"
+    # Once the die is learned and stored, a picture tapped is still taken back: its face is shown again, the die
+    # stored anew.
+    page.set_input_files("#teach-photo", [str(photos[2])])
+    page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    page.click("#teach-sheet button[data-step='1']")
+    page.click("#teach-back-chosen")
+    page.wait_for_selector("#teach-message >> text=picture 1 was taken back: choose another photo (the die reads as "
+                           "stored until that picture is learned, and is then stored again)")
+    assert page.text_content("#teach-prompt").endswith("a photo of the die alone with the treasure chest face up")
+    page.set_input_files("#teach-photo", [str(photos[0])])
+    page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    until(page, "document.querySelectorAll('#teach-sheet img').length === 4")
 
 
 def test_photos_chosen_out_of_order_stop_at_the_first_showing_a_face_taught_already(dashboard, page, runtime,

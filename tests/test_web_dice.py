@@ -203,6 +203,15 @@ def test_the_dice_are_taught_from_the_dashboard_with_the_running_camera(client, 
     dice = client.get("/api/dice").get_json()
     assert dice["kind"] == "taught" and dice["dice"]["dragon"]["counts"] == {"C": 1, "G": 1, "R": 1}
     assert dice["face_words"]["dragon"]["R"] == "red dragon"  # in its own game's words, for the page to name it
+    # Looking the pictures over, the green dragon's was wrong: taken back, the camera watches the tray again, and the
+    # die set down anew is learned and stored again.
+    back = client.post("/api/dice/teach/back", json={"step": 2})
+    assert back.status_code == 200 and back.get_json()["teaching"]["active"]
+    assert back.get_json()["teaching"]["message"].startswith("picture 2 was taken back: set the die down again")
+    camera.scene = render_face_photo(rng, "G")
+    status = wait_for(client, lambda s: s["state"] == "done")
+    assert status["learned"] == 3 and [p["step"] for p in status["pictures"]] == [1, 2, 3]
+    assert client.get("/api/dice").get_json()["dice"]["dragon"]["counts"] == {"C": 1, "G": 1, "R": 1}
 
 
 def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client, runtime, tmp_path):

@@ -121,6 +121,7 @@ class Teaching:
         self.runtime = runtime
         self._lock = threading.Lock()  # one start at a time; the teacher changes under it
         self._teacher = None
+        self._feeder: threading.Thread | None = None  # the thread feeding the teacher the camera's frames, while one does
         self._starting = False
         self._warning: str | None = None
         self._status: dict = dict(IDLE)
@@ -144,11 +145,10 @@ class Teaching:
             with self._lock:
                 self._teacher, self._warning = teacher, warning
                 self._publish(teacher.status())
+                self._start_feeding(teacher, fresh)
         finally:
             with self._lock:
                 self._starting = False
-        thread = threading.Thread(target=self._feed, args=(teacher, fresh), name="dice-teaching", daemon=True)
-        thread.start()
         return self._status
 
     def start_photos(self, make_teacher) -> dict:
@@ -195,6 +195,8 @@ class Teaching:
                 self._publish(teacher.status())  # a session that timed out meanwhile says so
                 refuse(409, str(exc), "nothing_to_take_back")
             self._publish(status)
+            if not teacher.photos and self._feeder is None:  # taken back once the die was stored: the camera again
+                self._start_feeding(teacher, self.runtime.frames.wait_for_frame(0, 0))
         return self._status
 
     def seen(self):
@@ -215,15 +217,24 @@ class Teaching:
                 self._publish(self._teacher.cancel())
         return self._status
 
-    def _feed(self, teacher, first: tuple) -> None:
-        """The camera's frames to the teacher, from ``first`` (number, frame) on, until the session ends
-        (done, failed, cancelled)."""
+    def _start_feeding(self, teacher, first: tuple | None) -> None:
+        """A thread feeding ``teacher`` the camera's frames from ``first`` (number, frame; None: the next one) on
+        (:meth:`_feed`). Called holding the lock."""
+        self._feeder = threading.Thread(target=self._feed, args=(teacher, first), name="dice-teaching", daemon=True)
+        self._feeder.start()
+
+    def _feed(self, teacher, first: tuple | None) -> None:
+        """The camera's frames to the teacher, from ``first`` (number, frame; None: the next) on, until the session
+        ends (done, failed, cancelled). The thread says it has stopped under the lock, so that a picture taken back
+        once the die is stored starts feeding again (:meth:`take_back`)."""
         frames = self.runtime.frames
-        number, got = first[0], first
+        number, got = (first[0], first) if first is not None else (0, None)
         try:
-            while teacher.active:
+            while True:
                 with self._lock:
                     if self._teacher is not teacher or not teacher.active:
+                        if self._feeder is threading.current_thread():
+                            self._feeder = None
                         return
                     if got is None:
                         status = teacher.tick()
@@ -235,6 +246,8 @@ class Teaching:
         except Exception:  # noqa: BLE001 (the camera or the store failing ends the session, never the dashboard)
             _log.exception("teaching the dice stopped")
             with self._lock:
+                if self._feeder is threading.current_thread():
+                    self._feeder = None
                 if self._teacher is teacher and teacher.active:
                     teacher.cancel()
                     failed = {**teacher.status(), "state": "failed",
@@ -337,7 +350,7 @@ def start_teaching():
             try:
                 return DiceTeacher(die, faces, looks=looks, timeout_s=photo_timeout_s, save=store.save_templates,
                                    keep=store.load_templates() if add or another_light else None, photos=True,
-                                   another_light=another_light)
+                                   another_light=another_light, stored_at=store.changed_at)
             except BadTeaching as exc:
                 refuse(400, str(exc), "bad_field", field=exc.field)
 
@@ -349,7 +362,7 @@ def start_teaching():
             zone, tags = _tray()
             return DiceTeacher(die, faces, looks=looks, timeout_s=timeout_s, save=store.save_templates,
                                keep=store.load_templates() if add or another_light else None, zone=zone, tags=tags,
-                               another_light=another_light)
+                               another_light=another_light, stored_at=store.changed_at)
         except BadTeaching as exc:
             refuse(400, str(exc), "bad_field", field=exc.field)
 

@@ -365,7 +365,8 @@
   $("teach-watch").addEventListener("click", () => { watchTray = !watchTray; showTeaching(teaching); });
   const SEEN_LEARNED = "The last picture, as the companion learned it: the box should hold the whole die. Around a drawing on it, or something else? Take the picture back.";
   const SHEET_TEACHING = "Every picture learned so far, a row for each face: each should show the die boxed, that face up. A wrong one? Tap it to take it back.";
-  const SHEET_DONE = "Every picture the die was learned from, a row for each face. A wrong one? Teach the die again.";
+  const SHEET_DONE = "Every picture the die was learned from, a row for each face. A wrong one? Tap it to take it back and show that face again.";
+  const SHEET_CHANGED = "Every picture the die was learned from, a row for each face. The dice were changed since: to change this die, teach it again.";
   // Every picture learned, a close-up of each die in a row for its face: a batch of photos is looked over at once,
   // and a photo of another face stands out in its row; tapped, it can be taken back, the others kept. Kept once the
   // die is learned, to look over before playing. Built again only when the pictures change, so that a picture
@@ -376,13 +377,14 @@
     const active = Boolean(t.active);
     const pictures = active || t.state === "done" ? t.pictures || [] : [];
     const learned = new Map(pictures.map((p) => [p.step, p]));
-    if (!active || !learned.has(chosenPicture)) chosenPicture = null;
+    const choosing = Boolean(t.can_take_back);  // also once the die is stored: a picture taken back is taught again
+    if (!choosing || !learned.has(chosenPicture)) chosenPicture = null;
     $("teach-sheet-box").hidden = !pictures.length;
-    $("teach-sheet-caption").textContent = active ? SHEET_TEACHING : SHEET_DONE;
+    $("teach-sheet-caption").textContent = active ? SHEET_TEACHING : choosing ? SHEET_DONE : SHEET_CHANGED;
     const chosen = chosenPicture && learned.get(chosenPicture);
     $("teach-back-chosen").hidden = !chosen;
     if (chosen) $("teach-back-chosen").textContent = `Take picture ${chosen.step} (${sheetFace(t, chosen.face)}) back`;
-    const shown = JSON.stringify([t.faces, t.looks, pictures, active && t.step, chosenPicture]);
+    const shown = JSON.stringify([t.faces, t.looks, pictures, active && t.step, chosenPicture, choosing]);
     if (shown === sheetShown) return;
     sheetShown = shown;
     const sheet = $("teach-sheet");
@@ -408,7 +410,7 @@
         }
         const button = document.createElement("button");
         button.type = "button";
-        button.disabled = !active;
+        button.disabled = !choosing;
         button.dataset.step = String(step);
         button.setAttribute("aria-pressed", String(step === chosenPicture));
         const img = document.createElement("img");
