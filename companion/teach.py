@@ -457,7 +457,7 @@ class DiceTeacher:
         return self.status()
 
     def cancel(self) -> dict:
-        """Stop now; nothing is stored."""
+        """Stop now; nothing more is stored."""
         if self.active:
             self._set(CANCELLED, f"teaching was cancelled: {self._kept_words()}")
         return self.status()
@@ -489,8 +489,8 @@ class DiceTeacher:
             die = lesson.learn(self.die, face, in_tray, die_px=self.die_px,
                                picture=None if self.photos else (image.shape[1], image.shape[0]))
         except ValueError as exc:
-            # The tray as the refused picture was seen, what was taken for dice boxed: looked at, not read.
-            # The picture is shown with what was seen boxed: the words point there, not at pixels.
+            # The tray as the refused picture was seen, what was taken for dice boxed: looked at, not read (the
+            # words point there, not at pixels).
             said = exc.pointing_at_the_picture() if hasattr(exc, "pointing_at_the_picture") else str(exc)
             self._refuse(overlay.draw_seen(in_tray, getattr(exc, "seen", ())),
                          f"{said}{self._flat_far_off(exc, image)}; "

@@ -349,7 +349,8 @@ def test_every_picture_learned_is_shown_a_row_for_each_face_and_any_one_can_be_t
     assert [(p["step"], p["face"]) for p in pictures] == [(1, "C"), (2, "C"), (3, "G")]
     assert len({p["name"] for p in pictures}) == 3  # each close-up fetched by its own name
     assert [sheet_shows(teacher.sheet(), "CGR", 2, step) for step in range(6)] == ["C", "C", "G", "", "", ""]
-    assert teacher.picture(3).shape == (overlay.CLOSEUP_PX, overlay.CLOSEUP_PX, 3) and drawn_face(teacher.picture(3)) == "G"
+    side = overlay.CLOSEUP_PX
+    assert teacher.picture(3).shape == (side, side, 3) and drawn_face(teacher.picture(3)) == "G"
     # A row for each face, its pictures side by side, the faces in the order taught
     places = [overlay.sheet_cell(3, 2, step) for step in range(6)]
     tops, lefts = [top for _, top, _ in places], [left for left, _, _ in places]

@@ -121,7 +121,7 @@ class Teaching:
         self.runtime = runtime
         self._lock = threading.Lock()  # one start at a time; the teacher changes under it
         self._teacher = None
-        self._feeder: threading.Thread | None = None  # the thread feeding the teacher the camera's frames, while one does
+        self._feeder: threading.Thread | None = None  # feeding the teacher the camera's frames, while one does
         self._starting = False
         self._warning: str | None = None
         self._status: dict = dict(IDLE)

@@ -52,8 +52,8 @@ def register(sub) -> None:
     teach.add_argument("--add", action="store_true", help="keep what was taught before (another die)")
     teach.add_argument("--pictures", type=Path, metavar="DIR",
                        help="write each picture learned there, the die its face was learned from boxed: a box around "
-                            "a drawing on the die, or anything else, is a wrong sample (teach that die again); and each "
-                            "die's on one sheet, a row for each face (DIE_learned.seen.jpg)")
+                            "a drawing on the die, or anything else, is a wrong sample (teach that die again); and "
+                            "each die's on one sheet, a row for each face (DIE_learned.seen.jpg)")
     teach.add_argument("--another-light", action="store_true",
                        help="teach a taught die again in this light, keeping what it was taught (an evening's lamp)")
     teach.set_defaults(handler=run_teach)
@@ -139,13 +139,14 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
         templates.lights.pop(die, None)
         templates.sides.pop(die, None)
     for die, faces in closeups.items() if pictures is not None else ():
-        print(f"every picture of the {die} die learned: {save_picture(pictures, Path(f'{die}_learned'), _sheet(faces))}",
-              file=sys.stderr)
+        sheet = save_picture(pictures, Path(f"{die}_learned"), _sheet(faces))
+        print(f"every picture of the {die} die learned: {sheet}", file=sys.stderr)
 
 
 def _sheet(faces: dict[str, tuple[str, list]]):
     """A die's pictures learned from photos on one sheet, a row for each physical face (``faces``: its number ->
-    (its letter, the close-up of each picture's die)), as the Setup page shows them (:func:`vision.overlay.learned_sheet`)."""
+    (its letter, the close-up of each picture's die)), as the Setup page shows them
+    (:func:`vision.overlay.learned_sheet`)."""
     from vision import overlay
 
     looks = max(len(pictures) for _, pictures in faces.values())
