@@ -433,6 +433,13 @@ def test_any_picture_learned_is_taken_back_by_its_number_and_its_face_asked_for_
         refused = client.post("/api/dice/teach/back", json={"step": bad})
         assert refused.status_code == 400 and refused.get_json()["field"] == "step", bad
     assert client.get("/api/dice/teach").get_json()["teaching"]["learned"] == 1  # none of those changed anything
+    for face in "CR":
+        status = client.post("/api/dice/teach/photo", data=cv2.imencode(".jpg", render_face_photo(rng, face))[1]
+                             .tobytes(), content_type="image/jpeg").get_json()["teaching"]
+    assert status["state"] == "done" and status["can_take_back"]  # stored; a picture may still be taken back
+    client.post("/api/dice/kind", json={"kind": "pips"})  # until the dice change: every phone is told at once
+    assert not client.get("/api/dice/teach").get_json()["teaching"]["can_take_back"]
+    assert not client.get("/api/state").get_json()["teaching"]["can_take_back"]
 
 
 def test_teaching_is_the_game_masters(runtime, camera, tmp_path):

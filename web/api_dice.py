@@ -81,6 +81,7 @@ def use_kind():
     """``{"kind": "pips" | "taught" | "aruco"}``: which dice the camera reads."""
     store = _store()
     store.set_kind(text(json_body(), "kind", max_len=20))
+    _teaching().dice_changed()
     return jsonify(_described(store))
 
 
@@ -99,6 +100,7 @@ def aruco_table():
         parsed[int(key)] = face.strip().upper()
     store = _store()
     store.save_face_table(parsed)
+    _teaching().dice_changed()
     return jsonify(_described(store))
 
 
@@ -210,6 +212,13 @@ class Teaching:
         none."""
         teacher = self._teacher
         return None if teacher is None else teacher.picture(step)
+
+    def dice_changed(self) -> None:
+        """The dice settings changed: a finished session's pictures can no longer be taken back
+        (:attr:`DiceTeacher.can_take_back`), and every phone is told."""
+        with self._lock:
+            if self._teacher is not None:
+                self._publish(self._teacher.status())
 
     def cancel(self) -> dict:
         with self._lock:
