@@ -3,7 +3,9 @@
 * ``dice.json``: which kind of dice the camera reads (``pips``, ``taught``, ``aruco``),
   the taught dice and their faces (one letter per physical face, in teaching order),
   the ArUco face table (marker id -> face) and the labels of the taught samples;
-* ``templates.npz``: the taught samples' descriptors (see :mod:`vision.dice.faces`).
+* ``templates.npz``: the taught samples' descriptors (see :mod:`vision.dice.faces`);
+* ``pictures/<die>.jpg``: the pictures each taught die was last taught from, a row for each face
+  (:func:`vision.overlay.learned_sheet`): to look over on the Setup page, never read.
 
 The demo table's dice (rendered, while the demo camera plays) are kept apart, in ``<data_dir>/demo-dice/``
 (``DiceStore(data_dir, demo=True)``): a demo tried before or after teaching the table's own dice neither
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 import os
 import zipfile
@@ -32,6 +35,8 @@ from companion.files import cannot_use, replace_file
 
 STALE = ("the dice were taught with an older version of the companion, which cut dice out differently: "
          "teach them again ('companion dice teach' or the Setup page)")
+
+_log = logging.getLogger(__name__)
 
 KINDS = ("pips", "taught", "aruco")
 USE_PIPS = "companion dice use pips"  # what a terminal runs to read the dice by their pips (the Setup page has a button)
@@ -150,8 +155,9 @@ class DiceStore:
 
     # -- taught faces -----------------------------------------------------------------
 
-    def save_templates(self, templates) -> None:
-        """Keep taught :class:`vision.dice.FaceTemplates` and make ``taught`` the kind of dice read."""
+    def save_templates(self, templates, pictures: dict | None = None) -> None:
+        """Keep taught :class:`vision.dice.FaceTemplates` and make ``taught`` the kind of dice read; with
+        ``pictures`` (die -> the sheet of pictures it was taught from, BGR), those too (:meth:`keep_pictures`)."""
         from vision.dice.faces import DESCRIPTOR_VERSION
 
         settings = self._settings_to_change()  # first: settings it may not read leave the taught faces as they are
@@ -165,6 +171,43 @@ class DiceStore:
                               "sides_on": {die: list(size) for die, size in templates.sides_on.items()
                                            if die in templates.sides},
                               "descriptor": DESCRIPTOR_VERSION})
+        self.keep_pictures(templates.dice, pictures or {})
+
+    def keep_pictures(self, dice, pictures: dict) -> None:
+        """Keep each die's sheet of ``pictures`` (die -> BGR image) and forget those of dice no longer among ``dice``.
+        Pictures are to look at: one that cannot be written is logged, and the dice stay taught."""
+        import cv2
+
+        for die, sheet in pictures.items():
+            ok, jpeg = cv2.imencode(".jpg", sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            try:
+                replace_file(self._picture(die), lambda handle, data=jpeg.tobytes(): handle.write(data))
+            except OSError as exc:
+                _log.warning("the pictures the %s die was taught from could not be kept: %s", die, exc)
+        with contextlib.suppress(OSError):  # no folder yet: nothing to forget
+            for path in (self.root / "pictures").glob("*.jpg"):
+                if path.stem not in dice:
+                    path.unlink(missing_ok=True)
+
+    def pictures_of(self, die: str) -> bytes | None:
+        """The sheet of pictures ``die`` was last taught from (JPEG), None where none was kept."""
+        if die not in self.settings()["dice"]:
+            return None
+        try:
+            return self._picture(die).read_bytes()
+        except OSError:
+            return None
+
+    def _picture(self, die: str) -> Path:
+        return self.root / "pictures" / f"{die}.jpg"
+
+    def _pictures_kept(self, die: str) -> dict:
+        """``{"pictures_kept": token}`` where the die's sheet of pictures is kept, the token changing with it (a
+        page fetches it afresh); empty where none is."""
+        try:
+            return {"pictures_kept": str(self._picture(die).stat().st_mtime_ns)}
+        except OSError:
+            return {}
 
     def has_usable_templates(self) -> bool:
         """Faces are taught, by this version's way of cutting dice out."""
@@ -240,7 +283,8 @@ class DiceStore:
             "demo": self.demo,
             "kind": settings["kind"],
             "directory": str(self.root),
-            "dice": {die: {"faces": f, "counts": self.face_counts()[die]} for die, f in settings["dice"].items()},
+            "dice": {die: {"faces": f, "counts": self.face_counts()[die], **self._pictures_kept(die)}
+                     for die, f in settings["dice"].items()},
             "samples": len(settings["samples"]),
             "pictures": sum(_pictures(settings).values()),
             "face_table": settings["face_table"],

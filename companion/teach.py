@@ -206,7 +206,8 @@ class DiceTeacher:
     :param looks: pictures per face; the die is turned a little between them.
     :param keep: what was taught before and stays (other dice); None starts afresh.
         Samples of this same die in it are replaced.
-    :param save: called with the complete :class:`~vision.dice.faces.FaceTemplates` when every face is learned
+    :param save: called with the complete :class:`~vision.dice.faces.FaceTemplates` when every face is learned, and
+        ``pictures``, the die's sheet of the pictures learned (:meth:`sheet`), to look over later
         (``DiceStore.save_templates``); again when a picture taken back after that is learned anew.
     :param stored_at: when the dice were last stored (``DiceStore.changed_at``): a picture is taken back after the
         die was stored only while nothing else changed the dice since (another die taught, the kind of dice set).
@@ -530,7 +531,7 @@ class DiceTeacher:
             self.templates.sides.pop(self.die, None)
         try:
             if self._save is not None:
-                self._save(self.templates)
+                self._save(self.templates, pictures={self.die: self.sheet()})
         except (OSError, ValueError) as exc:
             self._set(FAILED, f"the faces were learned but could not be stored: {exc}")
             return

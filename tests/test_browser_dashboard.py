@@ -1004,6 +1004,10 @@ def test_the_dice_are_taught_from_photos_chosen_on_the_phone(dashboard, page, ru
     assert "Try the dice" in page.text_content("#teach-state")
     page.wait_for_selector("#teach li >> text=dragon: 1× treasure chest, 1× green dragon")
     assert page.is_visible("#teach-photos-start") and not page.is_visible("#teach-photo-box")
+    # What the camera knows keeps the pictures the die was taught from, to look over on another evening
+    page.click("#teach li details.dice-pictures summary")
+    until(page, "document.querySelector('#teach li details.dice-pictures img').complete && "
+                "document.querySelector('#teach li details.dice-pictures img').naturalHeight >= 2 * 96")
 
 
 def test_a_picture_tapped_on_the_phone_is_taken_back_and_the_others_kept(dashboard, page, runtime, tmp_path):

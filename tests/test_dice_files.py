@@ -181,3 +181,35 @@ def test_card_facts_and_the_configuration_written_with_sudo_stay_the_services(se
     written = as_service(lambda: CardData(folder, "fable").set_text("7", {"price": "5 smoothies"})["price_text"])
     assert written == ["ok", repr("5 smoothies")]
     assert CardData(folder, "fable").overrides() == {"7": {"price": {"fruits": {}, "smoothies": 5}}}
+
+
+def test_the_pictures_a_die_was_taught_from_are_kept_with_it_and_forgotten_with_it(data_dir, monkeypatch, caplog):
+    # The Setup page shows, another evening, the pictures each die was taught from; teaching afresh forgets those of
+    # dice no longer taught, and a card that cannot take a picture still keeps the dice taught.
+    import cv2
+
+    store = DiceStore(data_dir)
+    red, green = np.full((40, 60, 3), (0, 0, 200), np.uint8), np.full((40, 60, 3), (0, 200, 0), np.uint8)
+    store.save_templates(taught("dragon", "special"), pictures={"dragon": red, "special": green})
+    shown = cv2.imdecode(np.frombuffer(store.pictures_of("special"), np.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape == green.shape and np.abs(shown.astype(int) - green).max() < 20
+    described = store.describe()["dice"]
+    assert described["dragon"]["pictures_kept"] and described["special"]["pictures_kept"]
+    assert store.pictures_of("unknown") is None
+
+    store.save_templates(taught("dragon"), pictures={"dragon": green})  # taught afresh: the special die is gone
+    assert store.pictures_of("special") is None and not (store.root / "pictures" / "special.jpg").exists()
+    assert store.describe()["dice"]["dragon"]["pictures_kept"] != described["dragon"]["pictures_kept"]
+
+    real = files.replace_file
+
+    def full_for_pictures(path, write):
+        if Path(path).suffix == ".jpg":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, write)
+
+    monkeypatch.setattr("companion.dicestore.replace_file", full_for_pictures)
+    store.save_templates(taught("dragon", "special"), pictures={"dragon": red, "special": green})
+    assert dice_of(data_dir) == "dragon,special"  # taught all the same
+    assert "the pictures the special die was taught from could not be kept" in caplog.text
+    assert "pictures_kept" not in store.describe()["dice"]["special"]

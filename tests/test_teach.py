@@ -234,7 +234,11 @@ def test_several_looks_per_face_count_each_face_once_and_read_new_pictures(rng, 
     assert teacher.state == DONE
     assert prompts[1] == "die special, face 1 of 3: put the Fandooble face up in the tray (turn the die a little)"
     assert prompts[4] == "die special, face 3 of 3: put the wizard face up in the tray"
-    assert store.describe()["dice"]["special"] == {"faces": "FKW", "counts": {"F": 1, "K": 1, "W": 1}}
+    special = store.describe()["dice"]["special"]
+    assert {k: special[k] for k in ("faces", "counts")} == {"faces": "FKW", "counts": {"F": 1, "K": 1, "W": 1}}
+    # The pictures it was taught from are kept with it, a row for each face, to look over on another evening
+    sheet = cv2.imdecode(np.frombuffer(store.pictures_of("special"), np.uint8), cv2.IMREAD_COLOR)
+    assert special["pictures_kept"] and sheet.shape[:2] == overlay.learned_sheet({}, "FKW", 2, None).shape[:2]
     assert store.describe()["pictures"] == 6
     # What was taught reads dice it has never seen.
     reader = TaughtReader(store.load_templates())
@@ -566,7 +570,7 @@ def test_adding_keeps_the_other_die_and_teaching_a_die_again_replaces_it(rng, st
 
 
 def test_a_store_that_cannot_be_written_fails_the_session_with_the_reason(rng):
-    def broken(templates):
+    def broken(templates, pictures):
         raise OSError("No space left on device")
 
     teacher = DiceTeacher("dragon", "C", looks=1, save=broken)

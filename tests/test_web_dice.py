@@ -274,6 +274,11 @@ def test_the_dice_are_taught_from_photos_a_phone_sends_without_the_camera(client
     done = send(render_face_photo(rng, "G")).get_json()["teaching"]
     assert done["state"] == "done" and done["message"] == "die dragon learned: 1× treasure chest, 1× green dragon"
     assert client.get("/api/dice").get_json()["dice"]["dragon"]["counts"] == {"C": 1, "G": 1}
+    kept = client.get("/api/dice").get_json()["dice"]["dragon"]["pictures_kept"]  # to look over another evening
+    sheet = client.get(f"/api/dice/pictures/dragon.jpg?v={kept}")
+    assert sheet.status_code == 200 and sheet.mimetype == "image/jpeg"
+    assert cv2.imdecode(np.frombuffer(sheet.data, np.uint8), cv2.IMREAD_COLOR).shape[0] >= 2 * overlay.CLOSEUP_PX
+    assert client.get("/api/dice/pictures/special.jpg").status_code == 404  # not taught
     late = send(render_face_photo(rng, "R"))
     assert late.status_code == 409 and late.get_json()["reason"] == "not_teaching"
 

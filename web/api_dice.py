@@ -75,6 +75,19 @@ def show():
     return jsonify(_described(_store()))
 
 
+@bp.get("/pictures/<die>.jpg")
+def taught_pictures(die: str):
+    """The pictures ``die`` was last taught from, a row for each face, to look over before a game night depends on
+    it. 404 (and a picture saying so) where none are kept (taught by an older version, or not taught)."""
+    from web.streams import placeholder_jpeg
+
+    jpeg = _store().pictures_of(die)
+    response = Response(jpeg or placeholder_jpeg("No pictures kept"), status=200 if jpeg else 404,
+                        mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-cache"  # the page names each version (?v=): a new one is fetched anew
+    return response
+
+
 @bp.post("/kind")
 @game_master
 def use_kind():

@@ -98,15 +98,17 @@ def run_teach(args) -> int:
 
         store = DiceStore(data_dir(args))
         templates = (store.load_templates() if args.add else None) or FaceTemplates()
-        _teach_from_images(templates, args.images, args.pictures)
-        store.save_templates(templates)
+        sheets = _teach_from_images(templates, args.images, args.pictures)
+        store.save_templates(templates, pictures=sheets)
     else:
         store = _teach_from_camera(args)
     print_json(store.describe())
     return 0
 
 
-def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
+def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
+    """Teaches ``templates`` each photo in ``folder`` (:func:`companion.teach.teaching_photos`); returns each die's
+    sheet of the pictures learned, a row for each face (written to ``pictures`` too, where given)."""
     from companion.cli.see import save_picture
     from vision import overlay
     from vision.dice.faces import FaceTemplates
@@ -138,9 +140,11 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> None:
     for die in {die for _, die, _, _ in files}:  # photos are in their own camera's light and size, not the tray's
         templates.lights.pop(die, None)
         templates.sides.pop(die, None)
-    for die, faces in closeups.items() if pictures is not None else ():
-        sheet = save_picture(pictures, Path(f"{die}_learned"), _sheet(faces))
-        print(f"every picture of the {die} die learned: {sheet}", file=sys.stderr)
+    sheets = {die: _sheet(faces) for die, faces in closeups.items()}
+    for die, sheet in sheets.items() if pictures is not None else ():
+        print(f"every picture of the {die} die learned: {save_picture(pictures, Path(f'{die}_learned'), sheet)}",
+              file=sys.stderr)
+    return sheets
 
 
 def _sheet(faces: dict[str, tuple[str, list]]):
