@@ -258,12 +258,12 @@
       loadDice();
     });
     const aruco = el("input", { id: "dice-aruco", value: Object.entries(dice.face_table).map(([k, v]) => `${k}=${v}`).join(" "), placeholder: [...(dice.dice_to_teach.length ? dice.dice_to_teach[0].usual : "123456")].map((f, i) => `${i}=${f}`).join(" "), autocapitalize: "characters", spellcheck: "false" });
-    $("teach").replaceChildren(
+    TC.keeping($("teach"), () => $("teach").replaceChildren(
       el("label", { for: "dice-kind", text: "The camera reads" }), kind,
       el("h3", { text: "Taught dice" }),
       taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", {}, `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${named(f, die)}`).join(", ")}`,
         // The pictures it was last taught from, a row for each face: looked over before a game night depends on them.
-        d.pictures_kept ? el("details", { class: "dice-pictures" }, el("summary", { text: "The pictures it was taught from" }),
+        d.pictures_kept ? el("details", { class: "dice-pictures", "data-keep": `pictures-${die}` }, el("summary", { text: "The pictures it was taught from" }),
           el("img", { loading: "lazy", class: "alert-picture", src: `/api/dice/pictures/${encodeURIComponent(die)}.jpg?v=${d.pictures_kept}`, alt: `The pictures the ${die} die was taught from, a row for each face` })) : "")))
         : el("p", { class: "muted", text: "No faces taught yet." }),
       dice.problem ? el("p", { id: "dice-problem", class: "message", text: `The dice: ${dice.problem}.` }) : "",
@@ -288,7 +288,7 @@
           table[k] = v || "";
         }
         if (await act("/api/dice/aruco", { table })) { say("Sticker table saved: the camera reads ArUco stickers."); loadDice(); }
-      } }));
+      } })));
   }
 
   // -- teaching the dice with the camera: the progress comes with the live state, on every phone --
@@ -390,44 +390,19 @@
     const shown = JSON.stringify([t.faces, t.looks, pictures, active && t.step, chosenPicture, choosing]);
     if (shown === sheetShown) return;
     sheetShown = shown;
-    const sheet = $("teach-sheet");
-    sheet.replaceChildren();
-    [...t.faces].forEach((face, row) => {
-      const line = document.createElement("div");
-      line.className = "sheet-row";
-      const label = document.createElement("span");
-      label.className = "sheet-face";
-      label.textContent = `${row + 1} ${face}`;
-      label.title = sheetFace(t, face);
-      line.append(label);
-      for (let look = 1; look <= t.looks; look++) {
-        const step = row * t.looks + look;
-        const picture = learned.get(step);
-        if (!picture) {
-          const empty = document.createElement("span");
-          empty.className = active && step === t.step ? "sheet-empty next" : "sheet-empty";
-          empty.textContent = String(step);
-          empty.title = `picture ${step}: not learned yet`;
-          line.append(empty);
-          continue;
-        }
-        const button = document.createElement("button");
-        button.type = "button";
-        button.disabled = !choosing;
-        button.dataset.step = String(step);
-        button.setAttribute("aria-pressed", String(step === chosenPicture));
-        const img = document.createElement("img");
-        img.src = `/api/dice/teach/picture/${step}.jpg?n=${encodeURIComponent(picture.name)}`;
-        img.alt = `picture ${step}, learned as ${sheetFace(t, face)}`;
-        button.append(img);
-        button.addEventListener("click", () => {
-          chosenPicture = chosenPicture === step ? null : step;
-          showSheet(teaching);
-        });
-        line.append(button);
+    const place = (face, step) => {
+      const picture = learned.get(step);
+      if (!picture) {
+        return el("span", { class: active && step === t.step ? "sheet-empty next" : "sheet-empty", title: `picture ${step}: not learned yet`, text: String(step) });
       }
-      sheet.append(line);
-    });
+      return el("button", { type: "button", disabled: !choosing, dataset: { step: String(step) }, "aria-pressed": String(step === chosenPicture), onclick: () => {
+        chosenPicture = chosenPicture === step ? null : step;
+        showSheet(teaching);
+      } }, el("img", { src: `/api/dice/teach/picture/${step}.jpg?n=${encodeURIComponent(picture.name)}`, alt: `picture ${step}, learned as ${sheetFace(t, face)}` }));
+    };
+    $("teach-sheet").replaceChildren(...[...t.faces].map((face, row) => el("div", { class: "sheet-row" },
+      el("span", { class: "sheet-face", title: sheetFace(t, face), text: `${row + 1} ${face}` }),
+      Array.from({ length: t.looks }, (_, look) => place(face, row * t.looks + look + 1)))));
   }
   function sheetFace(t, face) {
     return t.face_names && t.face_names[face] ? `${face}, ${t.face_names[face]}` : face;
