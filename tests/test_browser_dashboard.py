@@ -1031,9 +1031,12 @@ def test_a_picture_tapped_on_the_phone_is_taken_back_and_the_others_kept(dashboa
     page.wait_for_selector("#teach-count >> text=3 of 4 pictures taken")
     until(page, "document.querySelectorAll('#teach-sheet img').length === 3")
     assert not page.is_visible("#teach-back-chosen")
-    page.click("#teach-sheet button[data-step='2']")
+    # Tapped at the screen's foot (a phone shows a few rows at a time): the button it brings comes into sight
+    page.evaluate("document.querySelector(\"#teach-sheet button[data-step='2']\").scrollIntoView({block: 'end'})")
+    page.evaluate("document.querySelector(\"#teach-sheet button[data-step='2']\").click()")
     assert page.get_attribute("#teach-sheet button[data-step='2']", "aria-pressed") == "true"
     assert page.text_content("#teach-back-chosen") == "Take picture 2 (G, green dragon) back"
+    assert page.evaluate("document.getElementById('teach-back-chosen').getBoundingClientRect().bottom") <= PHONE["height"]
     page.set_input_files("#teach-photo", [str(two)])  # meanwhile a photo of two dice: refused, a new state comes
     page.wait_for_selector("#teach-message >> text=saw 2 dice")
     assert page.get_attribute("#teach-sheet button[data-step='2']", "aria-pressed") == "true"  # still chosen

@@ -398,6 +398,8 @@
       return el("button", { type: "button", disabled: !choosing, dataset: { step: String(step) }, "aria-pressed": String(step === chosenPicture), onclick: () => {
         chosenPicture = chosenPicture === step ? null : step;
         showSheet(teaching);
+        // A phone shows a few rows at a time: the button the tap brought is brought into sight with it.
+        if (chosenPicture) $("teach-back-chosen").scrollIntoView({ block: "nearest" });
       } }, el("img", { src: `/api/dice/teach/picture/${step}.jpg?n=${encodeURIComponent(picture.name)}`, alt: `picture ${step}, learned as ${sheetFace(t, face)}` }));
     };
     $("teach-sheet").replaceChildren(...[...t.faces].map((face, row) => el("div", { class: "sheet-row" },
