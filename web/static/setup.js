@@ -263,8 +263,8 @@
       el("h3", { text: "Taught dice" }),
       taught.length ? el("ul", {}, taught.map(([die, d]) => el("li", {}, `${die}: ${Object.entries(d.counts).map(([f, n]) => `${n}× ${named(f, die)}`).join(", ")}`,
         // The pictures it was last taught from, a row for each face: looked over before a game night depends on them.
-        d.pictures_kept ? el("details", { class: "dice-pictures", "data-keep": `pictures-${die}` }, el("summary", { text: "The pictures it was taught from" }),
-          el("img", { loading: "lazy", class: "alert-picture", src: `/api/dice/pictures/${encodeURIComponent(die)}.jpg?v=${d.pictures_kept}`, alt: `The pictures the ${die} die was taught from, a row for each face` })) : "")))
+        d.pictures_kept ? el("details", { class: "dice-pictures", "data-keep": `pictures-${die}` }, el("summary", { text: "The pictures it was last taught from" }),
+          el("img", { loading: "lazy", class: "alert-picture", src: `/api/dice/pictures/${encodeURIComponent(die)}.jpg?v=${d.pictures_kept}`, alt: `The pictures the ${die} die was last taught from, a row for each face` })) : "")))
         : el("p", { class: "muted", text: "No faces taught yet." }),
       dice.problem ? el("p", { id: "dice-problem", class: "message", text: `The dice: ${dice.problem}.` }) : "",
       dice.demo ? el("p", { id: "dice-demo", class: "muted", text: "These are the demo table's rendered dice, kept apart from your table's own: what is taught while the demo camera plays stays with the demo." }) : "",
