@@ -157,7 +157,7 @@ class DiceStore:
 
     def save_templates(self, templates, pictures: dict | None = None) -> None:
         """Keep taught :class:`vision.dice.FaceTemplates` and make ``taught`` the kind of dice read; with
-        ``pictures`` (die -> the sheet of pictures it was taught from, BGR), those too (:meth:`keep_pictures`)."""
+        ``pictures`` (die -> the sheet of pictures it was taught from, BGR), those too (:meth:`_keep_pictures`)."""
         from vision.dice.faces import DESCRIPTOR_VERSION
 
         settings = self._settings_to_change()  # first: settings it may not read leave the taught faces as they are
@@ -171,9 +171,9 @@ class DiceStore:
                               "sides_on": {die: list(size) for die, size in templates.sides_on.items()
                                            if die in templates.sides},
                               "descriptor": DESCRIPTOR_VERSION})
-        self.keep_pictures(templates.dice, pictures or {})
+        self._keep_pictures(templates.dice, pictures or {})
 
-    def keep_pictures(self, dice, pictures: dict) -> None:
+    def _keep_pictures(self, dice, pictures: dict) -> None:
         """Keep each die's sheet of ``pictures`` (die -> BGR image) and forget those of dice no longer among ``dice``.
         Pictures are to look at: one that cannot be written is logged, and the dice stay taught."""
         import cv2
