@@ -179,7 +179,7 @@ class DiceStore:
         import cv2
 
         for die, sheet in pictures.items():
-            ok, jpeg = cv2.imencode(".jpg", sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            _, jpeg = cv2.imencode(".jpg", sheet, [cv2.IMWRITE_JPEG_QUALITY, 85])
             try:
                 replace_file(self._picture(die), lambda handle, data=jpeg.tobytes(): handle.write(data))
             except OSError as exc:
