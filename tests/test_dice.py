@@ -419,6 +419,43 @@ def test_faces_with_many_samples_are_ranked_at_half_size_and_read_as_when_every_
     assert np.allclose([m[2] for m in ranked], [m[2] for m in in_full], atol=1.5)  # distances: a few 0.1
 
 
+# A few samples a face compared in full; many (five a picture, slanted) ranked at half size first
+@pytest.mark.parametrize("slanted, pictures", [(False, 2), (True, 4)])
+def test_a_picture_matched_with_its_own_samples_hidden_is_matched_as_by_the_others_alone(slanted, pictures):
+    # A picture taught is read by the die's other pictures (companion.teach.read_by_the_others): its own samples
+    # hidden from its match, the rest matched as a set taught without them would be.
+    rng = np.random.default_rng(13)
+    lessons = []
+    for face in "CGR":
+        for _ in range(pictures):
+            lesson = FaceTemplates(slanted=slanted)
+            lesson.learn("dragon", face, render_face_photo(rng, face))
+            lessons.append(lesson)
+    taught = FaceTemplates()
+    for lesson in lessons:
+        taught.absorb(lesson)
+    spans, start = [], 0
+    for lesson in lessons:
+        spans.append(slice(start, start + len(lesson.samples)))
+        start += len(lesson.samples)
+    hidden = np.zeros((len(lessons), len(taught.samples)), bool)
+    for row, span in enumerate(spans):
+        hidden[row, span] = True
+    matched = taught.match([lesson.samples[0][2] for lesson in lessons], hidden=hidden)
+    for lesson, got in zip(lessons, matched):
+        others = FaceTemplates()
+        for other in lessons:
+            if other is not lesson:
+                others.absorb(other)
+        expected = others.match([lesson.samples[0][2]])[0]
+        assert got[:2] == expected[:2] and got[4] == expected[4]
+        assert np.allclose(got[2:4], expected[2:4], atol=1e-3)
+        assert got[2] > 0.5  # not its own sample (distance 0)
+    # A face whose every sample is hidden has no vote: the picture is read among the others' faces.
+    alone = taught.match([lessons[0].samples[0][2]], hidden=[[face == "C" for _, face, _ in taught.samples]])[0]
+    assert alone[1] != "C" and np.isfinite(alone[2]) and not alone[4]
+
+
 def test_teaching_needs_exactly_one_die():
     taught = FaceTemplates()
     two = render_tray(np.random.default_rng(1), kind="fandooble", faces=["C", "G"]).image

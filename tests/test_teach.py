@@ -386,6 +386,72 @@ def test_every_picture_learned_is_shown_a_row_for_each_face_and_any_one_can_be_t
     assert all(np.allclose(a, b) for (_, _, a), (_, _, b) in zip(taught.samples, clean.templates.samples))
 
 
+def read_as_framed(sheet: np.ndarray, faces: str, looks: int, step: int) -> bool:
+    """Whether picture ``step`` (0-based) is framed on the sheet as one the others read as another face."""
+    left, top, side = overlay.sheet_cell(len(faces), looks, step)
+    frame = np.abs(sheet[top:top + side, left:left + 2].astype(int) - overlay.READ_AS).max(axis=2) < 40
+    return frame.mean() > 0.8
+
+
+def test_a_picture_learned_as_a_face_not_taught_yet_that_shows_another_is_pointed_at_and_marked(rng, store):
+    # The red dragon's photo chosen where the green dragon is asked for, before any red dragon was taught: nothing
+    # taught says it is the red dragon, so it is learned. Then each red dragon shown looks like that picture and is
+    # refused as the green dragon: the words point at picture 3, to take it back. Shown again and again, the red dragon
+    # is taken; the others then read picture 3 as the red dragon, which is marked on the grid and the sheet and said.
+    # Before: each red dragon was refused as the green dragon, and no word or mark led to picture 3.
+    chest, chest_again, red_by_mistake, dragon, red, red_again, dragon_again = (
+        one_die(rng, face) for face in "CCRGRRG")
+    teacher = DiceTeacher("dragon", "CGR", looks=2, save=store.save_templates, photos=True)
+    for scene in (chest, chest_again, red_by_mistake, dragon):
+        status = teacher.photo(scene.image)
+    assert status["learned"] == 4 and status["message"].startswith("got it: G (green dragon)")
+    assert [p["step"] for p in status["pictures"] if p["read_as"]] in ([], [3])  # no right picture marked
+    refused = teacher.photo(red.image)
+    assert refused["learned"] == 4 and refused["message"] == (
+        "this die shows the green dragon, taught already, not the red dragon: choose a photo with the red dragon face "
+        "up")
+    refused = teacher.photo(red.image)  # shown again: the picture it looks like may be the wrong one
+    assert refused["learned"] == 4 and refused["message"].endswith(
+        "the two faces may then be read alike). It looks most like picture 3: if picture 3 shows the red dragon, take "
+        "it back")
+    status = teacher.photo(red.image)  # insisted: taken as it is
+    assert status["learned"] == 5
+    assert ("picture 3, learned as the green dragon, reads as the red dragon") in status["message"]
+    assert (3, "the red dragon") in [(p["step"], p["read_as"]) for p in status["pictures"]]
+    assert [read_as_framed(teacher.sheet(), "CGR", 2, step) for step in range(3)] == [False, False, True]
+
+    status = teacher.take_back(3)
+    assert not any(p["read_as"] for p in status["pictures"])  # the red dragon's picture no longer reads as green
+    teacher.photo(dragon_again.image)
+    status = teacher.photo(red_again.image)
+    assert status["state"] == DONE and not any(p["read_as"] for p in status["pictures"])
+    assert "Look at" not in status["message"]
+    assert not any(read_as_framed(teacher.sheet(), "CGR", 2, step) for step in range(6))
+
+
+def test_pictures_the_others_read_as_another_face_are_marked_on_the_die_stored_and_said_when_it_is(rng, store):
+    # A die of two faces, each shown twice, one picture of the chest swapped for the green dragon's with both faces
+    # taught from other pictures first (here: read by the two green dragons): once done, the swapped picture is marked
+    # on the sheet kept with the die, and the last words say to look at it.
+    chest, chest_again, dragon, dragon_again, swapped = (one_die(rng, face) for face in "CCGGG")
+    teacher = DiceTeacher("dragon", "CGR", looks=2, save=store.save_templates, photos=True)
+    status = None
+    for scene in (chest, chest_again, dragon, dragon_again):
+        status = teacher.photo(scene.image)
+    teacher.take_back(2)
+    for scene in (swapped, swapped, swapped):  # refused twice as the green dragon, then taken as the chest
+        status = teacher.photo(scene.image)
+    assert status["learned"] == 4
+    for scene in (one_die(rng, "R"), one_die(rng, "R")):
+        status = teacher.photo(scene.image)
+    assert status["state"] == DONE
+    assert [(p["step"], p["read_as"]) for p in status["pictures"] if p["read_as"]] == [(2, "the green dragon")]
+    assert status["message"].endswith(". Look at the pictures marked: picture 2, learned as the treasure chest, reads "
+                                      "as the green dragon to the others (take it back if it shows that)")
+    kept = cv2.imdecode(np.frombuffer(store.pictures_of("dragon"), np.uint8), cv2.IMREAD_COLOR)
+    assert [read_as_framed(kept, "CGR", 2, step) for step in range(6)] == [False, True, False, False, False, False]
+
+
 def test_a_picture_taken_back_once_the_die_is_stored_is_taught_again_and_the_die_stored_anew(rng, store):
     # Looking the pictures over after the last one, the teacher sees a wrong one: tapped, it is taken back and its
     # face asked for again, without teaching the whole die again; the die reads as stored meanwhile.
@@ -459,7 +525,7 @@ def test_a_face_that_looks_like_one_taught_already_is_taken_when_shown_again_and
     assert first.endswith("not the green dragon: choose a photo with the green dragon face up")
     second = teacher.photo(one_die(rng, "C").image)["message"]
     assert second == first + " (if it is the green dragon, the same once more is taken as it is: the two faces may " \
-        "then be read alike)"
+        "then be read alike). It looks most like picture 1: if picture 1 shows the green dragon, take it back"
     status = teacher.photo(one_die(rng, "C").image)
     assert (status["state"], status["learned"], status["retries"]) == (LEARNED, 2, 2)
     assert status["message"] == "got it: G (green dragon); it looks like the treasure chest: the two may be read alike"

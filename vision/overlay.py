@@ -101,6 +101,7 @@ CLOSEUP_PX = 96  # a die's close-up on the sheet of pictures learned, in pixels 
 SHEET_GAP = 4  # pixels between the sheet's pictures
 SHEET_HEIGHT = 960  # the sheet's cells shrink (to no less than 40 px) to keep a die of many faces within this
 NEXT = (77, 216, 255)  # the picture asked for next, outlined on the sheet in the Setup page's yellow
+READ_AS = (43, 69, 181)  # a picture the others read as another face, framed in the Setup page's warning red
 
 
 def closeup(image: np.ndarray, box, side: int = CLOSEUP_PX) -> np.ndarray:
@@ -119,10 +120,13 @@ def closeup(image: np.ndarray, box, side: int = CLOSEUP_PX) -> np.ndarray:
     return cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
 
 
-def learned_sheet(closeups: dict[int, np.ndarray], faces: str, looks: int, next_step: int | None) -> np.ndarray:
+def learned_sheet(closeups: dict[int, np.ndarray], faces: str, looks: int, next_step: int | None,
+                  read_as: dict[int, str] | None = None) -> np.ndarray:
     """Every picture learned of a die (:func:`closeup`, by its step: 0-based, in the order asked for), a row for each
     face (``faces``, one letter each, shown in turn) and ``looks`` pictures in each: a row whose pictures are not all
-    the die with that face up holds a wrong sample. Pictures still to come are grey, ``next_step`` outlined."""
+    the die with that face up holds a wrong sample. Pictures still to come are grey, ``next_step`` outlined. Those
+    ``read_as`` another face by the others (its letter, :func:`companion.teach.read_by_the_others`) are framed
+    and carry the letter: look at them first."""
     rows = len(faces)
     left, top, cell = sheet_cell(rows, looks, rows * looks - 1)  # the last picture's place: the sheet's size
     sheet = np.full((top + cell + SHEET_GAP, left + cell + SHEET_GAP, 3), 32, np.uint8)
@@ -135,6 +139,9 @@ def learned_sheet(closeups: dict[int, np.ndarray], faces: str, looks: int, next_
         if step in closeups:
             sheet[top:top + cell, left:left + cell] = cv2.resize(closeups[step], (cell, cell),
                                                                  interpolation=cv2.INTER_AREA)
+            if step in (read_as or {}):
+                cv2.rectangle(sheet, (left, top), (left + cell - 1, top + cell - 1), READ_AS, 3)
+                _label(sheet, f"{read_as[step]}?", (left + 5, top + cell - 6), READ_AS, font, 2)
             continue
         sheet[top:top + cell, left:left + cell] = 80
         if step == next_step:

@@ -23,10 +23,14 @@ from companion.teach import (
     DEFAULT_LOOKS,
     another_face_shown,
     example,
+    named_face,
+    named_face_of,
+    read_by_the_others,
     read_photo,
     shows_instead,
     teaching_photos,
     usual_faces,
+    without_die,
 )
 
 
@@ -118,6 +122,8 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
     except SetupError as exc:
         raise SetupError(f"--images {exc}") from None
     closeups: dict[str, dict[str, tuple[str, list]]] = {}  # die -> its physical faces -> (face, each picture's die)
+    base = without_die(templates, None)  # what was taught before: the photos are read by each other against it too
+    lessons = {}  # each photo's name -> (what it taught, its face): read by the others once all are in
     for step, (path, die, face, number) in enumerate(files, start=1):
         image = read_photo(path)
         new_face = number not in closeups.get(die, {})
@@ -132,7 +138,9 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
             raise SetupError(f"{path.name}: its die {shows_instead(shown, die, face)}: name each photo for the face "
                              "on top (nothing was stored)")
         templates.absorb(lesson, new_face=new_face)
-        closeups.setdefault(die, {}).setdefault(number, (face, []))[1].append(overlay.closeup(image, found.box))
+        lessons[path.name] = (lesson, face)
+        closeup = overlay.closeup(image, found.box)
+        closeups.setdefault(die, {}).setdefault(number, (face, []))[1].append((path.name, closeup))
         drawn = "" if pictures is None else \
             f" (drawn in {save_picture(pictures, path, overlay.draw_learned(image, found.box, face))})"
         _progress(step, len(files), f"die {die}, face {number}: {_face_label(face, die)} learned from "
@@ -140,23 +148,32 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
     for die in {die for _, die, _, _ in files}:  # photos are in their own camera's light and size, not the tray's
         templates.lights.pop(die, None)
         templates.sides.pop(die, None)
-    sheets = {die: _sheet(faces) for die, faces in closeups.items()}
+    read_as = read_by_the_others(base, lessons)
+    for name, shown in sorted(read_as.items()):
+        lesson, face = lessons[name]
+        die = lesson.samples[0][0]
+        print(f"look at {name}: learned as {named_face(face, die)}, the other photos read it as "
+              f"{named_face_of(shown, die)}; if it shows that, name it so and teach again", file=sys.stderr)
+    sheets = {die: _sheet(faces, {name: shown for name, (_, shown) in read_as.items()})
+              for die, faces in closeups.items()}
     for die, sheet in sheets.items() if pictures is not None else ():
         print(f"every picture of the {die} die learned: {save_picture(pictures, Path(f'{die}_learned'), sheet)}",
               file=sys.stderr)
     return sheets
 
 
-def _sheet(faces: dict[str, tuple[str, list]]):
+def _sheet(faces: dict[str, tuple[str, list]], read_as: dict[str, str]):
     """A die's pictures learned from photos on one sheet, a row for each physical face (``faces``: its number ->
-    (its letter, the close-up of each picture's die)), as the Setup page shows them
-    (:func:`vision.overlay.learned_sheet`)."""
+    (its letter, each picture's name and close-up of its die)), as the Setup page shows them
+    (:func:`vision.overlay.learned_sheet`), those the others read as another face (``read_as``: by name) marked."""
     from vision import overlay
 
     looks = max(len(pictures) for _, pictures in faces.values())
-    closeups = {row * looks + look: closeup for row, (_, pictures) in enumerate(faces.values())
-                for look, closeup in enumerate(pictures)}
-    return overlay.learned_sheet(closeups, "".join(face for face, _ in faces.values()), looks, None)
+    placed = {row * looks + look: picture for row, (_, pictures) in enumerate(faces.values())
+              for look, picture in enumerate(pictures)}
+    return overlay.learned_sheet({step: closeup for step, (_, closeup) in placed.items()},
+                                 "".join(face for face, _ in faces.values()), looks, None,
+                                 {step: read_as[name] for step, (name, _) in placed.items() if name in read_as})
 
 
 def _teach_from_camera(args) -> DiceStore:

@@ -183,9 +183,13 @@ class FaceTemplates:
         if new_face:
             self.dice[die] = self.dice.get(die, "") + face
 
-    def match(self, descriptors: list[np.ndarray], keep: int = KEEP) -> list[tuple[str, str, float, float, bool]]:
+    def match(self, descriptors: list[np.ndarray], keep: int = KEEP,
+              hidden: np.ndarray | None = None) -> list[tuple[str, str, float, float, bool]]:
         """For each descriptor: (die, face, distance to the nearest sample, distance to the nearest sample
         of another face, whether another face's VOTERS nearest samples are nearer on average than this face's).
+        ``hidden`` (descriptors x samples, booleans) leaves samples out of a descriptor's comparison: a picture
+        taught is read by the others alone (:func:`companion.teach.read_by_the_others`); each descriptor needs one
+        sample not hidden.
 
         A distance is the mean absolute difference between the die and a sample, both brought to one
         contrast (:func:`_at_contrast`), at the best of the die's four quarter turns and the sample's
@@ -202,11 +206,16 @@ class FaceTemplates:
         found = []
         for start in range(0, len(descriptors), BATCH):
             views = np.stack([_views(_at_contrast(d)) for d in descriptors[start:start + BATCH]])  # D x 4 x F
-            distances = _ranked_at_half_size(prepared, views, keep) if ranked else _compared_in_full(prepared, views)
+            left_out = None if hidden is None else np.asarray(hidden[start:start + BATCH], bool)
+            distances = _ranked_at_half_size(prepared, views, keep, left_out) if ranked \
+                else _compared_in_full(prepared, views)
+            if left_out is not None:
+                distances[left_out] = np.inf
             # Each face's VOTERS nearest samples on average (fewer where it has fewer): D x faces
             near = np.sort(np.pad(distances, ((0, 0), (0, 1)), constant_values=np.inf)[:, looks], axis=2)[:, :, :VOTERS]
             counted = np.isfinite(near)
             votes = np.where(counted, near, 0.0).sum(axis=2) / np.maximum(counted.sum(axis=2), 1)
+            votes[~counted.any(axis=2)] = np.inf  # a face whose every sample is hidden has no vote
             for row, winner in zip(distances, names[np.argmin(votes, axis=1)]):
                 best = int(np.argmin(row))
                 others = row[faces != faces[best]]
@@ -284,19 +293,22 @@ def _compared_in_full(prepared: _Prepared, views: np.ndarray) -> np.ndarray:
     return distances
 
 
-def _ranked_at_half_size(prepared: _Prepared, views: np.ndarray, keep: int) -> np.ndarray:
+def _ranked_at_half_size(prepared: _Prepared, views: np.ndarray, keep: int,
+                         left_out: np.ndarray | None = None) -> np.ndarray:
     """Each descriptor's distance to the samples that can decide (D x N, infinite for the others): every
     sample compared at half size in every turn and shift (a sixteenth of the arithmetic in full), each face's
     ``keep`` nearest kept, and those compared in full at their best turn, at the shifts the half-size shift
-    stands for (3 x 3 around it)."""
+    stands for (3 x 3 around it). Samples ``left_out`` (D x N) take no place among a face's nearest."""
     windows, looks = prepared.windows, prepared.looks
     n, shifts, size = windows.shape
     d = len(views)
     half_side, side = 2 * (PAD // 2) + 1, 2 * PAD + 1
     squared = _squared(prepared.half, prepared.half_sq, _halved(views).reshape(d, 4, -1))  # D x N x (S' * 4)
     best = squared.argmin(axis=2)  # D x N: each sample's best half-size shift and turn
-    nearest = np.pad(np.take_along_axis(squared, best[:, :, None], 2)[:, :, 0], ((0, 0), (0, 1)),
-                     constant_values=np.inf)[:, looks]  # D x faces x samples of a face
+    at_best = np.take_along_axis(squared, best[:, :, None], 2)[:, :, 0]
+    if left_out is not None:
+        at_best = np.where(left_out, np.inf, at_best)
+    nearest = np.pad(at_best, ((0, 0), (0, 1)), constant_values=np.inf)[:, looks]  # D x faces x samples of a face
     chosen = np.take_along_axis(np.broadcast_to(looks, nearest.shape), np.argsort(nearest, axis=2)[:, :, :keep], 2)
     flat = windows.reshape(n * shifts, size)
     views = views.reshape(d, 4, size)
@@ -334,6 +346,12 @@ def at_a_slant(image: np.ndarray, side: int, by: float = SLANT) -> np.ndarray:
     moved[last, axis] -= by * length / 2
     return cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners, moved), (w, h),
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def margin_confidence(nearest: float, other: float) -> float:
+    """How sure a face is, 0 to 1, from the distance to its nearest sample and to the nearest sample of another face:
+    twice the margin between them, as a share of the other."""
+    return float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))
 
 
 def _looks_by_face(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -397,7 +415,7 @@ class TaughtReader:
             return None, 0.0, "not a taught face", None, None
         if outvoted:  # the nearest look and the face's looks on average disagree: no face to propose
             return None, 0.0, "face unclear", die, None
-        confidence = float(np.clip(2.0 * (other - nearest) / max(other, 1e-6), 0.0, 1.0))
+        confidence = margin_confidence(nearest, other)
         if confidence < self.min_confidence:
             return None, confidence, "face unclear", die, face
         return face, confidence, "", die, None

@@ -387,6 +387,10 @@
     const chosen = chosenPicture && learned.get(chosenPicture);
     $("teach-back-chosen").hidden = !chosen;
     if (chosen) $("teach-back-chosen").textContent = `Take picture ${chosen.step} (${sheetFace(t, chosen.face)}) back`;
+    // Pictures the others read as another face (read_by_the_others): framed on the grid, and said here to look at.
+    const readAs = pictures.filter((p) => p.read_as);
+    $("teach-read-as").hidden = !readAs.length;
+    $("teach-read-as").textContent = readAs.length ? `Look at the ${readAs.length > 1 ? "pictures" : "picture"} framed: ${readAs.map((p) => `picture ${p.step}, learned as ${sheetFace(t, p.face)}, reads as ${p.read_as} to the others`).join("; ")}.${choosing ? ` If it shows that, tap it and take it back.` : ""}` : "";
     const shown = JSON.stringify([t.faces, t.looks, pictures, active && t.step, chosenPicture, choosing]);
     if (shown === sheetShown) return;
     sheetShown = shown;
@@ -395,12 +399,13 @@
       if (!picture) {
         return el("span", { class: active && step === t.step ? "sheet-empty next" : "sheet-empty", title: `picture ${step}: not learned yet`, text: String(step) });
       }
-      return el("button", { type: "button", disabled: !choosing, dataset: { step: String(step) }, "aria-pressed": String(step === chosenPicture), onclick: () => {
+      return el("button", { type: "button", disabled: !choosing, class: picture.read_as ? "read-as" : null, dataset: { step: String(step) }, "aria-pressed": String(step === chosenPicture), onclick: () => {
         chosenPicture = chosenPicture === step ? null : step;
         showSheet(teaching);
         // A phone shows a few rows at a time: the button the tap brought is brought into sight with it.
         if (chosenPicture) $("teach-back-chosen").scrollIntoView({ block: "nearest" });
-      } }, el("img", { src: `/api/dice/teach/picture/${step}.jpg?n=${encodeURIComponent(picture.name)}`, alt: `picture ${step}, learned as ${sheetFace(t, face)}` }));
+      } }, el("img", { src: `/api/dice/teach/picture/${step}.jpg?n=${encodeURIComponent(picture.name)}`, alt: `picture ${step}, learned as ${sheetFace(t, face)}${picture.read_as ? `, reads as ${picture.read_as} to the others` : ""}` }),
+      picture.read_as ? el("span", { class: "read-as-mark", "aria-hidden": "true", text: "?" }) : null);
     };
     $("teach-sheet").replaceChildren(...[...t.faces].map((face, row) => el("div", { class: "sheet-row" },
       el("span", { class: "sheet-face", title: sheetFace(t, face), text: `${row + 1} ${face}` }),
