@@ -106,6 +106,17 @@ def read_by_the_others(base, lessons: dict, sure: float = READ_AS_ANOTHER) -> di
             if shown != lessons[key][1] and margin_confidence(nearest, other) >= sure}
 
 
+def looks_most_like(lessons: dict, lesson, shown: tuple[str, str]):
+    """Of the pictures learned as ``shown`` (die, face) (``lessons``: each one's key -> what it taught alone), the one
+    the die of ``lesson`` lies nearest, where within LOOKS_LIKE_ANOTHER (None: none, what was taught before is what it
+    looks like). A wrong picture learned before its face was taught has every right picture of that face refused as
+    the face it was learned as: the teacher is told which picture to take back or name again."""
+    near = {key: learned.match([lesson.samples[0][2]])[0][2] for key, learned in lessons.items()
+            if learned.samples and learned.samples[0][:2] == shown}
+    key = min(near, key=near.get, default=None)
+    return key if key is not None and near[key] <= LOOKS_LIKE_ANOTHER else None
+
+
 def named_face(letter: str, die: str) -> str:
     """A face in words: ``the green dragon`` (a game's picture die), ``face 5`` (another die)."""
     name = face_name(letter, die)
@@ -552,7 +563,9 @@ class DiceTeacher:
             asked = named_face(face, self.die)
             again = f"choose a photo with {asked} face up" if self.photos else f"put {asked} face up in the tray"
             last = self._looked_like.count((self.step, other)) == INSISTED
-            like = self._picture_like(lesson, other) if last else None  # shown again: perhaps that picture is wrong
+            # Shown again: perhaps the picture it looks like is the wrong one
+            like = looks_most_like({step: learned for step, (learned, _, _) in self._lessons.items()}, lesson, other) \
+                if last else None
             self._refuse(overlay.draw_seen(in_tray, [(die.box, f"looks like {other[1]}")]),
                          f"this die {shows_instead(other, self.die, face)}: {again}" + (
                              f" (if it is {asked}, the same once more is taken as it is: the two faces may then be "
@@ -616,18 +629,6 @@ class DiceTeacher:
         self.templates = templates
         self._read_as = read_by_the_others(self._base, {step: (lesson, self.faces[(step - 1) // self.looks])
                                                         for step, (lesson, _, _) in sorted(self._lessons.items())})
-
-    def _picture_like(self, lesson, shown: tuple[str, str]) -> int | None:
-        """The picture of this session learned as ``shown`` (die, face) that the die of ``lesson`` lies within
-        LOOKS_LIKE_ANOTHER of, the nearest (None: none, what was taught before is what it looks like). A wrong picture
-        learned earlier, before its face was taught, has every right picture of that face refused: the teacher is told
-        which one to take back."""
-        near = {}
-        for step, (learned, _, _) in self._lessons.items():
-            if learned.samples and learned.samples[0][:2] == shown:
-                near[step] = learned.match([lesson.samples[0][2]])[0][2]
-        step = min(near, key=near.get, default=None)
-        return step if step is not None and near[step] <= LOOKS_LIKE_ANOTHER else None
 
     def _read_as_words(self, step: int) -> str | None:
         """The face the session's other pictures read picture ``step`` as, in words (None: its own, or not judged)."""

@@ -16,6 +16,7 @@ from companion.dicestore import DiceStore
 from companion.games.fandooble.game import faces_option as fandooble_faces
 from companion.errors import ConfigError, SetupError
 from companion.games import fandooble
+from tests.test_teach import read_as_framed
 from vision import overlay
 from vision.synth.dice import render_face_photo, render_tray
 
@@ -58,6 +59,46 @@ def test_a_photo_named_for_another_face_than_its_die_shows_is_refused_and_nothin
     assert "dragon_G_2.png: its die shows the treasure chest, taught already, not the green dragon: name each " \
            "photo for the face on top (nothing was stored)" in capsys.readouterr().err
     assert DiceStore(data_dir).load_templates() is None
+
+
+def test_a_photo_named_for_a_face_taught_after_it_is_named_when_that_face_is_refused(tmp_path, data_dir, capsys):
+    # The green dragon named as the chest's second photo: no green dragon was taught yet, so it was learned, and the
+    # green dragon's own photo is then refused as the chest. The words name the photo it looks like.
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    rng = np.random.default_rng(3)
+    for name, face in (("dragon_C_1_1", "C"), ("dragon_C_1_2", "G"), ("dragon_G_2_1", "G"), ("dragon_G_2_2", "G"),
+                       ("dragon_R_3_1", "R"), ("dragon_R_3_2", "R")):
+        cv2.imwrite(str(folder / f"{name}.png"), render_face_photo(rng, face))
+    assert main(["dice", "teach", "--images", str(folder), "--data-dir", str(data_dir)]) == 2
+    assert "dragon_G_2_1.png: its die shows the treasure chest, taught already, not the green dragon: name each photo " \
+           "for the face on top (nothing was stored); it looks most like dragon_C_1_2.png: if that photo shows the " \
+           "green dragon, name it so" in capsys.readouterr().err
+    assert DiceStore(data_dir).load_templates() is None
+
+
+def test_a_photo_the_others_read_as_another_face_is_said_and_marked_on_the_sheet(tmp_path, data_dir, capsys):
+    # The green dragon named as the chest's second photo, taken under a warm lamp: too unlike the green dragon's own
+    # photos to be refused as it, so the die is taught; the other photos read it as the green dragon, and it is said
+    # and framed on the sheet of pictures learned, to look at.
+    from vision.synth.effects import relit
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    rng = np.random.default_rng(3)
+    for name, face in (("dragon_C_1_1", "C"), ("dragon_C_1_2", "G"), ("dragon_G_2_1", "G"), ("dragon_G_2_2", "G"),
+                       ("dragon_R_3_1", "R"), ("dragon_R_3_2", "R")):
+        photo = render_face_photo(rng, face)
+        cv2.imwrite(str(folder / f"{name}.png"), relit(photo, (0.5, 0.8, 1.3)) if name == "dragon_C_1_2" else photo)
+    drawn = tmp_path / "drawn"
+    assert main(["dice", "teach", "--images", str(folder), "--pictures", str(drawn), "--data-dir", str(data_dir)]) == 0
+    err = capsys.readouterr().err
+    assert "look at dragon_C_1_2.png: learned as the treasure chest, the other photos read it as the green dragon; if " \
+           "it shows that, name it so and teach again" in err
+    assert err.count("look at ") == 1
+    for sheet in (cv2.imread(str(drawn / "dragon_learned.seen.jpg")),
+                  cv2.imdecode(np.frombuffer(DiceStore(data_dir).pictures_of("dragon"), np.uint8), cv2.IMREAD_COLOR)):
+        assert [read_as_framed(sheet, "CGR", 2, step) for step in range(6)] == [False, True, False, False, False, False]
 
 
 def test_the_photos_faces_were_learned_from_are_drawn_with_their_die_boxed_to_look_over(photos, tmp_path, data_dir,

@@ -23,6 +23,7 @@ from companion.teach import (
     DEFAULT_LOOKS,
     another_face_shown,
     example,
+    looks_most_like,
     named_face,
     named_face_of,
     read_by_the_others,
@@ -134,9 +135,11 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
             raise SetupError(f"{path.name}: {exc}. To see it drawn on the photo: companion see --dice "
                              f"--pictures {shlex.quote(str(path.parent / 'seen'))} {shlex.quote(str(path))}") from exc
         shown = another_face_shown(templates, lesson, face)
-        if shown is not None:
+        if shown is not None:  # the photo named wrong, or one before it that it looks like, learned before its face
+            like = looks_most_like({name: learned for name, (learned, _) in lessons.items()}, lesson, shown)
+            also = f"; it looks most like {like}: if that photo shows {named_face(face, die)}, name it so" if like else ""
             raise SetupError(f"{path.name}: its die {shows_instead(shown, die, face)}: name each photo for the face "
-                             "on top (nothing was stored)")
+                             f"on top (nothing was stored){also}")
         templates.absorb(lesson, new_face=new_face)
         lessons[path.name] = (lesson, face)
         closeup = overlay.closeup(image, found.box)
