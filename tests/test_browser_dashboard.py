@@ -1066,6 +1066,42 @@ def test_a_picture_tapped_on_the_phone_is_taken_back_and_the_others_kept(dashboa
     until(page, "document.querySelectorAll('#teach-sheet img').length === 4")
 
 
+def test_a_picture_the_others_read_as_another_face_is_framed_and_said_on_the_phone(dashboard, page, runtime, tmp_path):
+    # The green dragon's photo, taken under a warm lamp, chosen in the chest's second place: unlike the green dragon's
+    # other photos, it is learned. Once they are in, it is framed on the grid and the page says to look at it; tapped
+    # and taken back, the chest shown instead, nothing is framed.
+    from vision.synth.dice import render_face_photo
+    from vision.synth.effects import relit
+
+    url, _ = dashboard
+    rng = np.random.default_rng(9)
+    photos = {}
+    for name, face in (("chest", "C"), ("lamp-lit-green", "G"), ("green", "G"), ("green-again", "G"), ("chest-again", "C")):
+        photos[name] = tmp_path / f"{name}.jpg"
+        picture = render_face_photo(rng, face)
+        cv2.imwrite(str(photos[name]), relit(picture, (0.5, 0.8, 1.3)) if name == "lamp-lit-green" else picture)
+    teach_from_photos(page, url, "CCGG")
+    page.wait_for_selector("#teach-photo-box", state="visible")
+    page.set_input_files("#teach-photo", [str(photos[name]) for name in ("chest", "lamp-lit-green", "green")])
+    page.wait_for_selector("#teach-count >> text=3 of 4 pictures taken")
+    page.set_input_files("#teach-photo", [str(photos["green-again"])])
+    page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    page.wait_for_selector("#teach-read-as", state="visible")
+    assert page.text_content("#teach-read-as") == "Look at the picture framed: picture 2, learned as C, treasure " \
+        "chest, reads as the green dragon to the others. If it shows that, tap it and take it back."
+    assert [b.get_attribute("data-step") for b in page.query_selector_all("#teach-sheet button.read-as")] == ["2"]
+    assert page.is_visible("#teach-sheet button[data-step='2'] .read-as-mark")
+    assert page.get_attribute("#teach-sheet button[data-step='2'] img", "alt") == "picture 2, learned as C, treasure " \
+        "chest, reads as the green dragon to the others"
+    page.click("#teach-sheet button[data-step='2']")
+    page.click("#teach-back-chosen")
+    page.wait_for_selector("#teach-message >> text=picture 2 was taken back")
+    page.set_input_files("#teach-photo", [str(photos["chest-again"])])
+    page.wait_for_selector("#teach-state >> text=Done: the companion knows this die.")
+    page.wait_for_selector("#teach-read-as", state="hidden")
+    assert page.query_selector_all("#teach-sheet button.read-as") == []
+
+
 def test_photos_chosen_out_of_order_stop_at_the_first_showing_a_face_taught_already(dashboard, page, runtime,
                                                                                       tmp_path):
     # Three photos chosen at once, the chest twice: the second chest is not learned as the green dragon; the phone
