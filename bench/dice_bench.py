@@ -21,8 +21,10 @@ steadier figure than one choice's 68 dice; then four more kinds of dice, each se
 one look (bench/data/nell-byler-train-looks.csv, also grouped by eye), taught as a game's alike dice
 are, once for all of them, and read the same way; then two more kinds grouped the same way later, by
 someone who ran no reader, and held out: nothing was chosen on them (bench/data/nell-byler-train-looks-heldout.csv).
-Each taught row is side by side with teaching as before the slanted samples (one sample a picture,
-``FaceTemplates(slanted=False)``), and the taught reader's time with every sample compared in full.
+Each taught row is side by side with reading as before the shapes' second opinion (a face unclear for a narrow
+margin stays unclear, ``TaughtReader(by_shape=False)``: vision/dice/shapes.py), with teaching as before the slanted
+samples (one sample a picture, ``FaceTemplates(slanted=False)``), and the taught reader's time with every sample
+compared in full.
 Dice with ArUco stickers are read by their markers, and found by the finder too (a die whose marker is not
 read is reported, a leaning one set aside), side by side with the markers alone, on plain trays, trays
 with one leaning die (a leaning die reported not lying flat counts as right; the markers alone mostly also
@@ -399,7 +401,8 @@ LIGHTS = (("dimmer (0.6)", (0.6, 0.6, 0.6)), ("a warm lamp", (0.75, 0.95, 1.1)),
 
 
 def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_LOOKS, ways: int = 1,
-                slanted: bool = True, light: tuple[float, float, float] | None = None) -> tuple[dict, float]:
+                slanted: bool = True, light: tuple[float, float, float] | None = None,
+                by_shape: bool = True) -> tuple[dict, float]:
     """Taught dice on real photos (train split only): ``identities`` names the physical die, or the look of
     alike dice, of some of its labelled dice (checked by eye, tools/dice_identity.py). Each face of each
     such die is taught from ``looks`` of its photos (a crop around the die on its table, the other dice
@@ -410,14 +413,15 @@ def taught_real(root: Path, identities: Path = IDENTITIES, looks: int = DEFAULT_
     ways (each face's photos in turn from the second, the third...), the totals summed: one choice of
     teaching photos leaves 68 dice to read, where a die is 1.5%. ``slanted`` False teaches without the
     slanted samples (:class:`FaceTemplates`). ``light`` reads the other photos under another light (:func:`vision.synth.effects.relit`).
+    ``by_shape`` False leaves a face unclear for a narrow margin unclear whatever its shape (:class:`TaughtReader`).
     Returns the totals and the mean time to learn one photo (ms)."""
     return taught_and_read(identity_photos(root, identities), looks, ways, slanted, light,
-                           _lessons(root, identities, slanted))
+                           _lessons(root, identities, slanted), by_shape)
 
 
 def taught_and_read(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LOOKS, ways: int = 1,
                     slanted: bool = True, light: tuple[float, float, float] | None = None,
-                    lessons: dict | None = None) -> tuple[dict, float]:
+                    lessons: dict | None = None, by_shape: bool = True) -> tuple[dict, float]:
     """:func:`taught_real` on ``photos``: (die, face) -> [(the photo's name, the picture taught, the picture read)]
     (:func:`identity_photos`, :func:`folder_photos`). ``lessons`` keeps what each photo taught (:func:`_lessons`)."""
     lessons = {} if lessons is None else lessons
@@ -437,11 +441,12 @@ def taught_and_read(photos: dict[tuple[str, str], list], looks: int = DEFAULT_LO
                 lesson, ms = lessons[name, face, k]
                 if lesson is None:
                     continue  # refused (another die in the crop): the next photo is shown instead
-                for i, (_, _, descriptor) in enumerate(lesson.samples):
-                    templates.add(name, face, descriptor, new_face=taught == 0 and i == 0)
+                for i, (_, _, descriptor) in enumerate(lesson.samples):  # the samples alone: photos keep no size
+                    templates.add(name, face, descriptor, new_face=taught == 0 and i == 0,
+                                  shape=lesson.shape_list()[i])
                 times.append(ms)
                 taught += 1
-        _score_middle_dice(TaughtReader(templates), rest, light, total)
+        _score_middle_dice(TaughtReader(templates, by_shape=by_shape), rest, light, total)
     return total, float(np.mean(times)) if times else 0.0
 
 
@@ -830,12 +835,21 @@ def main(argv=None) -> int:
         for name, identities in ((f"real dice taught from {DEFAULT_LOOKS} photos a face", IDENTITIES),
                                  ("real alike dice (4 looks)", LOOKS),
                                  ("real alike dice (2 more looks, held out)", HELD_OUT_LOOKS)):
-            for slanted, how in ((True, "ours (taught)"), (False, "taught without the slanted samples")):
+            for slanted, by_shape, how in ((True, True, "ours (taught)"),
+                                           (True, False, "without the shapes' second opinion"),
+                                           (False, True, "taught without the slanted samples")):
                 print(row(f"{name}, chosen {TEACHING_WAYS} ways (summed) / {how}",
-                          taught_real(args.real, identities, ways=TEACHING_WAYS, slanted=slanted)[0]))
+                          taught_real(args.real, identities, ways=TEACHING_WAYS, slanted=slanted,
+                                      by_shape=by_shape)[0]))
+        for identities in SPENT_HELD_OUT_LOOKS:  # read once each to judge a change; still more real dice to compare on
+            for by_shape, how in ((True, "ours (taught)"), (False, "without the shapes' second opinion")):
+                print(row(f"real alike dice ({identities.stem}, spent), chosen {TEACHING_WAYS} ways (summed) / {how}",
+                          taught_real(args.real, identities, ways=TEACHING_WAYS, by_shape=by_shape)[0]))
         for light, gains in LIGHTS:  # taught as the photos were taken, read under the evening's light
-            print(row(f"real dice taught from {DEFAULT_LOOKS} photos a face, read {light}, chosen {TEACHING_WAYS} ways "
-                      "(summed) / ours (taught)", taught_real(args.real, ways=TEACHING_WAYS, light=gains)[0]))
+            for by_shape, how in ((True, "ours (taught)"), (False, "without the shapes' second opinion")):
+                print(row(f"real dice taught from {DEFAULT_LOOKS} photos a face, read {light}, chosen {TEACHING_WAYS} "
+                          f"ways (summed) / {how}",
+                          taught_real(args.real, ways=TEACHING_WAYS, light=gains, by_shape=by_shape)[0]))
     else:
         print(f"| real photos | not present at {args.real} | | | | | | |")
     print()

@@ -243,7 +243,9 @@ def without_die(templates, die: str | None):
 
     if templates is None:
         return FaceTemplates()
-    return FaceTemplates(samples=[s for s in templates.samples if s[0] != die],
+    kept = [i for i, sample in enumerate(templates.samples) if sample[0] != die]
+    return FaceTemplates(samples=[templates.samples[i] for i in kept],
+                         shapes=[templates.shape_list()[i] for i in kept],
                          dice={name: f for name, f in templates.dice.items() if name != die},
                          pictures={name: n for name, n in templates.pictures.items() if name != die},
                          read_by_pips={name: n for name, n in templates.read_by_pips.items() if name != die},

@@ -1076,7 +1076,8 @@ def test_a_picture_the_others_read_as_another_face_is_framed_and_said_on_the_pho
     url, _ = dashboard
     rng = np.random.default_rng(9)
     photos = {}
-    for name, face in (("chest", "C"), ("lamp-lit-green", "G"), ("green", "G"), ("green-again", "G"), ("chest-again", "C")):
+    for name, face in (("chest", "C"), ("lamp-lit-green", "G"), ("green", "G"), ("green-again", "G"),
+                       ("chest-again", "C")):
         photos[name] = tmp_path / f"{name}.jpg"
         picture = render_face_photo(rng, face)
         cv2.imwrite(str(photos[name]), relit(picture, (0.5, 0.8, 1.3)) if name == "lamp-lit-green" else picture)

@@ -456,6 +456,51 @@ def test_a_picture_matched_with_its_own_samples_hidden_is_matched_as_by_the_othe
     assert alone[1] != "C" and np.isfinite(alone[2]) and not alone[4]
 
 
+def _warm_trays(reader) -> tuple[int, int, int]:
+    """(right, wrong, unreadable) of 180 dice: 30 trays of every Fandooble face under a warm lamp."""
+    right = wrong = unreadable = 0
+    for seed in range(30):
+        scene = render_tray(np.random.default_rng(900 + seed), kind="fandooble", faces=list(FANDOOBLE_FACES),
+                            table=("felt", "wood", "grey")[seed % 3])
+        dice = reader.read(relit(scene.image, (0.5, 0.8, 1.3))).dice
+        read = [d.face for d in dice if d.readable]
+        found = sum(face in read for face in FANDOOBLE_FACES)
+        right, wrong, unreadable = right + found, wrong + len(read) - found, unreadable + len(dice) - len(read)
+    return right, wrong, unreadable
+
+
+def test_a_face_unclear_under_a_warm_lamp_is_read_where_the_shape_of_its_drawing_agrees():
+    # A warm lamp moves the colours the faces are told apart by: two dice read with too narrow a margin, whose
+    # drawings' shapes are surely those of the faces they look most like (vision/dice/shapes.py).
+    taught = FaceTemplates()
+    rng = np.random.default_rng(7)
+    for face in FANDOOBLE_FACES:
+        for look in range(3):
+            taught.learn("dragon" if face in "CGR" else "special", face, render_face_photo(rng, face),
+                         new_face=look == 0)
+    assert taught.without_shapes() == [] and len(taught.shapes) == len(taught.samples)
+    ours, before = _warm_trays(TaughtReader(taught)), _warm_trays(TaughtReader(taught, by_shape=False))
+    assert ours == (180, 0, 0), ours
+    assert before[0] < 180 and before[1] == 0, before  # measured 178 right, 2 unclear
+
+
+def test_dice_drawn_alike_in_two_colours_read_no_wrong_face_by_their_shape(templates):
+    # The green and the red dragon share a drawing, which their shapes cannot tell apart (a lamp's colour makes the
+    # one's drawing the other's grey now and then): under six lights, the shape reads no die of them as the other.
+    # (Measured: 59 of 60 dice found, 58 right, 1 unclear, none wrong, with the shapes' second opinion and without.)
+    lights = ((1, 1, 1), (0.5, 0.8, 1.3), (0.3, 0.45, 0.6), (1.2, 1.0, 0.7), (0.6, 0.6, 0.6), (0.45, 0.7, 1.4))
+    rng = np.random.default_rng(21)
+    photos = [(face, relit(render_face_photo(rng, face, table=("grey", "wood", "felt", "white")[i % 4]),
+                           lights[i // 10]))
+              for i, face in enumerate("GR" * 30)]
+    for by_shape in (True, False):
+        reader = TaughtReader(templates, by_shape=by_shape)
+        dice = [(face, reader.read(photo).dice) for face, photo in photos]
+        faces = [(face, found[0].face) for face, found in dice if found]
+        assert len(faces) >= 58 and not any(read not in (face, None) for face, read in faces), by_shape
+        assert sum(read == face for face, read in faces) >= 55, by_shape
+
+
 def test_teaching_needs_exactly_one_die():
     taught = FaceTemplates()
     two = render_tray(np.random.default_rng(1), kind="fandooble", faces=["C", "G"]).image

@@ -190,6 +190,39 @@ def test_dice_taught_before_slanted_samples_still_read_and_are_advised_to_be_tau
         assert ("slant: special." in advice) if die == "dragon" else advice == ""
 
 
+def test_dice_taught_before_shapes_were_kept_still_read_and_are_advised_to_be_taught_again(rng, store):
+    # A version before kept no shape of each face: its dice read as they did, and teaching them again is advised.
+    templates = FaceTemplates()
+    for look in range(DEFAULT_LOOKS):
+        for die, faces in (("dragon", "CGR"), ("special", "FKW")):
+            for face in faces:
+                templates.learn(die, face, render_face_photo(rng, face), new_face=look == 0)
+    store.save_templates(templates)
+    assert store.describe().get("advice") is None
+    kept = store.load_templates()
+    assert kept.without_shapes() == [] and all(np.allclose(a, b) for a, b in zip(kept.shapes, templates.shapes))
+    with np.load(store._npz) as archive:  # what that version wrote: the descriptors alone
+        descriptors = archive["descriptors"]
+    np.savez_compressed(store._npz, descriptors=descriptors)
+    settings = json.loads(store._json.read_text("utf-8"))
+    del settings["without_shapes"]
+    store._json.write_text(json.dumps(settings), "utf-8")
+    old = store.load_templates()
+    assert old.without_shapes() == ["dragon", "special"] and old.shape_list() == [None] * len(old.samples)
+    assert "taught before the shapes of their faces were kept: dragon, special." in store.describe()["advice"]
+    tray = render_tray(rng, kind="fandooble", faces=["W", "G"])
+    assert sorted(TaughtReader(old).read(tray.image).faces) == ["G", "W"]
+    # One die taught again: the other is still named; its faces take no part in the shapes' second opinion.
+    again = without_die(old, "special")
+    for look in range(DEFAULT_LOOKS):
+        for face in "FKW":
+            again.learn("special", face, render_face_photo(rng, face), new_face=look == 0)
+    store.save_templates(again)
+    assert store.load_templates().without_shapes() == ["dragon"]
+    assert "kept: dragon." in store.describe()["advice"]
+    assert TaughtReader(store.load_templates())._shapes() == (None, None)
+
+
 def test_pip_dice_taught_as_their_pips_are_advised_to_be_read_by_their_pips(rng, store):
     style = random_style(rng)  # one die: the same body and pips in every picture
     templates = FaceTemplates()
