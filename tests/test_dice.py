@@ -457,12 +457,14 @@ def test_a_picture_matched_with_its_own_samples_hidden_is_matched_as_by_the_othe
 
 
 def _warm_trays(reader) -> tuple[int, int, int]:
-    """(right, wrong, unreadable) of 180 dice: 30 trays of every Fandooble face under a warm lamp."""
+    """(right, wrong, unreadable) of 180 dice: 30 trays of every Fandooble face under a warm lamp. Every die read is
+    read at least UNCLEAR sure (a referee asks a person about dice less sure than its own threshold)."""
     right = wrong = unreadable = 0
     for seed in range(30):
         scene = render_tray(np.random.default_rng(900 + seed), kind="fandooble", faces=list(FANDOOBLE_FACES),
                             table=("felt", "wood", "grey")[seed % 3])
         dice = reader.read(relit(scene.image, (0.5, 0.8, 1.3))).dice
+        assert all(d.confidence >= UNCLEAR for d in dice if d.readable)
         read = [d.face for d in dice if d.readable]
         found = sum(face in read for face in FANDOOBLE_FACES)
         right, wrong, unreadable = right + found, wrong + len(read) - found, unreadable + len(dice) - len(read)

@@ -449,8 +449,9 @@ class TaughtReader:
                 nearest[i] = match
         verdicts = [self._verdict(*nearest[i]) for i in range(len(spots))]
         for i, (face, confidence, reason, die, guess) in enumerate(verdicts):
-            if guess is not None and self._shape_agrees([patch for j, patch in squares if j == i], guess):
-                verdicts[i] = guess, confidence, "", die, None
+            sure = None if guess is None else self._shape_agrees([patch for j, patch in squares if j == i], guess)
+            if sure is not None:  # as sure as the shape is: what read it (a referee asks about dice less sure)
+                verdicts[i] = guess, max(confidence, sure), "", die, None
         return verdicts
 
     def _verdict(self, die: str, face: str, nearest: float, other: float, outvoted: bool):
@@ -463,18 +464,20 @@ class TaughtReader:
             return None, confidence, "face unclear", die, face
         return face, confidence, "", die, None
 
-    def _shape_agrees(self, patches: list[np.ndarray], guess: str) -> bool:
-        """Whether the shape of the die (``patches``: its squares) is nearest the taught shapes of the face it looks
-        most like, ``guess``, at least SHAPE_SURE sure (:mod:`vision.dice.shapes`)."""
+    def _shape_agrees(self, patches: list[np.ndarray], guess: str) -> float | None:
+        """How sure the shape of the die (``patches``: its squares) is of the face it looks most like, ``guess``, where
+        it is nearest the taught shapes of that face at least SHAPE_SURE sure (:mod:`vision.dice.shapes`); None where
+        it is not."""
         if not self.by_shape:
-            return False
+            return None
         shapes, faces = self._shapes()
         if shapes is None:  # a face taught with no shape kept: its shape could not compete
-            return False
+            return None
         by_face = nearest_by_face([shape_views(patch) for patch in patches], shapes, faces)
         if len(by_face) < 2 or min(by_face, key=by_face.get) != guess:
-            return False
-        return margin_confidence(by_face[guess], min(d for f, d in by_face.items() if f != guess)) >= SHAPE_SURE
+            return None
+        sure = margin_confidence(by_face[guess], min(d for f, d in by_face.items() if f != guess))
+        return sure if sure >= SHAPE_SURE else None
 
     def _shapes(self) -> tuple[np.ndarray | None, np.ndarray | None]:
         """The taught shapes (N x F) and their faces (N), kept until a sample is added; (None, None) where a face
