@@ -12,9 +12,11 @@ ranked at half size first, and only the nearest compared in full), each brought 
 (a small die, a blurred one or one in glare shows its drawing paler); the confidence is the
 margin to the nearest sample of a *different* face. The face's looks must also win on
 average: when another face's two nearest looks are nearer on average than this face's two, one
-odd look decided and the face is reported unclear rather than guessed. A face reported unclear
-for a narrow margin alone carries the nearest face as the die's ``guess``: a referee may propose
-it for a person to confirm, never read it.
+odd look decided and the face is reported unclear rather than guessed. A face unclear for a narrow
+margin alone is read where the shape of its drawing, which way its edges run whatever their colours
+(:mod:`vision.dice.shapes`, kept with each sample), is surely that face's too (SHAPE_SURE); otherwise it
+carries the nearest face as the die's ``guess``: a referee may propose it for a person to confirm, never
+read it.
 The templates also record which faces each die has (its face counts), which the
 odds need.
 """
