@@ -77,22 +77,28 @@ def another_face_shown(before, lesson, face: str) -> tuple[str, str] | None:
     return (die, shown) if shown != face and nearest <= LOOKS_LIKE_ANOTHER else None
 
 
-def read_by_the_others(base, lessons: dict, sure: float = READ_AS_ANOTHER) -> dict:
+def read_by_the_others(base, lessons: dict, sure: float = READ_AS_ANOTHER, *, taught=None) -> dict:
     """The pictures learned that the die's other pictures read as another face: ``lessons`` maps each picture's key
     (a teacher's step, a photo's name) to (what it taught alone, :meth:`~vision.dice.faces.FaceTemplates.learn`;
     the face it was learned as); ``base`` holds what was taught besides (other dice). Each picture's die is read
     against ``base`` and every other picture, its own left out, where its face has another picture to be read by:
     where it reads as a face of another letter at least ``sure`` (the taught reader's confidence), its key maps to
     that (die, face). A picture learned as the face asked for but showing another (the die set down wrong,
-    photos named out of order) is caught here even where that face was not taught when it was learned."""
+    photos named out of order) is caught here even where that face was not taught when it was learned.
+    ``taught``: ``base`` with the lessons added in their order, where the caller holds it (what it matches against
+    is then prepared once for both)."""
     from vision.dice.faces import margin_confidence
 
-    templates = without_die(base, None)
+    templates = taught
+    if templates is None:
+        templates = without_die(base, None)
+        for lesson, _ in lessons.values():
+            templates.absorb(lesson, new_face=False)
+    start = len(templates.samples) - sum(len(lesson.samples) for lesson, _ in lessons.values())
     spans = {}
     for key, (lesson, _) in lessons.items():
-        start = len(templates.samples)
-        templates.absorb(lesson, new_face=False)
-        spans[key] = slice(start, len(templates.samples))
+        spans[key] = slice(start, start + len(lesson.samples))
+        start = spans[key].stop
     owners = [(die, face) for die, face, _ in templates.samples]
     judged = [key for key, (lesson, face) in lessons.items() if lesson.samples and any(
         owner == (lesson.samples[0][0], face) for owner in owners[:spans[key].start] + owners[spans[key].stop:])]
@@ -630,7 +636,8 @@ class DiceTeacher:
             counted.add(face_number)
         self.templates = templates
         self._read_as = read_by_the_others(self._base, {step: (lesson, self.faces[(step - 1) // self.looks])
-                                                        for step, (lesson, _, _) in sorted(self._lessons.items())})
+                                                        for step, (lesson, _, _) in sorted(self._lessons.items())},
+                                           taught=templates)
 
     def _read_as_words(self, step: int) -> str | None:
         """The face the session's other pictures read picture ``step`` as, in words (None: its own, or not judged)."""

@@ -31,7 +31,6 @@ from companion.teach import (
     shows_instead,
     teaching_photos,
     usual_faces,
-    without_die,
 )
 
 
@@ -123,7 +122,6 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
     except SetupError as exc:
         raise SetupError(f"--images {exc}") from None
     closeups: dict[str, dict[str, tuple[str, list]]] = {}  # die -> its physical faces -> (face, each picture's die)
-    base = without_die(templates, None)  # what was taught before: the photos are read by each other against it too
     lessons = {}  # each photo's name -> (what it taught, its face): read by the others once all are in
     for step, (path, die, face, number) in enumerate(files, start=1):
         image = read_photo(path)
@@ -137,7 +135,8 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
         shown = another_face_shown(templates, lesson, face)
         if shown is not None:  # the photo named wrong, or one before it that it looks like, learned before its face
             like = looks_most_like({name: learned for name, (learned, _) in lessons.items()}, lesson, shown)
-            also = f"; it looks most like {like}: if that photo shows {named_face(face, die)}, name it so" if like else ""
+            also = "" if like is None else \
+                f"; it looks most like {like}: if that photo shows {named_face(face, die)}, name it so"
             raise SetupError(f"{path.name}: its die {shows_instead(shown, die, face)}: name each photo for the face "
                              f"on top (nothing was stored){also}")
         templates.absorb(lesson, new_face=new_face)
@@ -151,7 +150,7 @@ def _teach_from_images(templates, folder: Path, pictures: Path | None) -> dict:
     for die in {die for _, die, _, _ in files}:  # photos are in their own camera's light and size, not the tray's
         templates.lights.pop(die, None)
         templates.sides.pop(die, None)
-    read_as = read_by_the_others(base, lessons)
+    read_as = read_by_the_others(None, lessons, taught=templates)  # what was taught before (--add) reads them too
     for name, shown in sorted(read_as.items()):
         lesson, face = lessons[name]
         die = lesson.samples[0][0]
