@@ -61,15 +61,26 @@ def test_a_photo_named_for_another_face_than_its_die_shows_is_refused_and_nothin
     assert DiceStore(data_dir).load_templates() is None
 
 
-def test_a_photo_named_for_a_face_taught_after_it_is_named_when_that_face_is_refused(tmp_path, data_dir, capsys):
-    # The green dragon named as the chest's second photo: no green dragon was taught yet, so it was learned, and the
-    # green dragon's own photo is then refused as the chest. The words name the photo it looks like.
+def green_named_as_the_chests(tmp_path, lamp_lit: bool = False):
+    """A folder of photos of the dragon die, two a face, the chest's second a photo of the green dragon (under a warm
+    lamp with ``lamp_lit``)."""
+    from vision.synth.effects import relit
+
     folder = tmp_path / "photos"
     folder.mkdir()
     rng = np.random.default_rng(3)
     for name, face in (("dragon_C_1_1", "C"), ("dragon_C_1_2", "G"), ("dragon_G_2_1", "G"), ("dragon_G_2_2", "G"),
                        ("dragon_R_3_1", "R"), ("dragon_R_3_2", "R")):
-        cv2.imwrite(str(folder / f"{name}.png"), render_face_photo(rng, face))
+        photo = render_face_photo(rng, face)
+        cv2.imwrite(str(folder / f"{name}.png"),
+                    relit(photo, (0.5, 0.8, 1.3)) if lamp_lit and name == "dragon_C_1_2" else photo)
+    return folder
+
+
+def test_a_photo_named_for_a_face_taught_after_it_is_named_when_that_face_is_refused(tmp_path, data_dir, capsys):
+    # The green dragon named as the chest's second photo: no green dragon was taught yet, so it was learned, and the
+    # green dragon's own photo is then refused as the chest. The words name the photo it looks like.
+    folder = green_named_as_the_chests(tmp_path)
     assert main(["dice", "teach", "--images", str(folder), "--data-dir", str(data_dir)]) == 2
     assert "dragon_G_2_1.png: its die shows the treasure chest, taught already, not the green dragon: name each photo " \
            "for the face on top (nothing was stored); it looks most like dragon_C_1_2.png: if that photo shows the " \
@@ -81,15 +92,7 @@ def test_a_photo_the_others_read_as_another_face_is_said_and_marked_on_the_sheet
     # The green dragon named as the chest's second photo, taken under a warm lamp: too unlike the green dragon's own
     # photos to be refused as it, so the die is taught; the other photos read it as the green dragon, and it is said
     # and framed on the sheet of pictures learned, to look at.
-    from vision.synth.effects import relit
-
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    rng = np.random.default_rng(3)
-    for name, face in (("dragon_C_1_1", "C"), ("dragon_C_1_2", "G"), ("dragon_G_2_1", "G"), ("dragon_G_2_2", "G"),
-                       ("dragon_R_3_1", "R"), ("dragon_R_3_2", "R")):
-        photo = render_face_photo(rng, face)
-        cv2.imwrite(str(folder / f"{name}.png"), relit(photo, (0.5, 0.8, 1.3)) if name == "dragon_C_1_2" else photo)
+    folder = green_named_as_the_chests(tmp_path, lamp_lit=True)
     drawn = tmp_path / "drawn"
     assert main(["dice", "teach", "--images", str(folder), "--pictures", str(drawn), "--data-dir", str(data_dir)]) == 0
     err = capsys.readouterr().err
