@@ -20,13 +20,23 @@ choosing the reader's confidence threshold (``bench/dice_bench.py --calibrate``)
 ``test`` split are never read here. The train split's labels come with the project's few fixes
 (``tools/dice_photo_fixes.csv``: dice labelled with a face the photo does not show), and the reader
 is also shown, as no die, whatever the shipped finder (``vision/dice/models/finder.onnx``) marks in
-those photos where no label names a die. Every random
-choice comes from a fixed seed, so a run reproduces the shipped files (up to the order of
-floating-point sums, which depends on the torch build and its threads). The shipped finder came from
-the defaults with ``--only finder --threads 1`` (16 minutes on a busy core; the finder learns no
-faces, so the label fixes and the strays below leave its data as it was). The shipped reader came
-from ``--only reader --threads 1`` before the label fixes and the strays (``_strays``) were added: a
-rerun trains a different reader (about 4 minutes of data making, then 35 minutes on a busy core).
+those photos where no label names a die.
+
+Every random choice comes from a fixed seed, so in one training environment (the versions of
+``tools/train-requirements.txt``) with the same ``--threads`` a run writes the same file byte for byte:
+checked for issue 13 on 2026-12-07, two finder runs (``--only finder --threads 1``, at this script and at
+commit 7e1e734) wrote one identical file. Another thread count or another torch build orders the
+floating-point sums otherwise, and over the epochs that grows into another network of like quality, not a
+near copy (``--threads 2``: the finder's outputs differ by up to 1.4). ``tools/same_networks.py DIR``
+tells whether networks trained into ``DIR`` answer as the shipped ones do. The shipped files are not
+reproduced today: they were trained in an earlier environment, the finder at commit 7e1e734 and the
+reader at a0df9a1 (with ``READER_PX`` 48 and ``--reader-epochs 12``), and the same commands run again here
+give networks that differ (finder outputs by up to 1.7; reader probabilities by up to 0.65, 4 of the 308
+calibration dice of fold 0 read as another class). Today's script also adds, for the reader, the label fixes
+and the strays (``_strays``). Shipping networks that the script reproduces means training both again and
+measuring every dice figure again (issue 13's notes). Times on one busy core: about 4 minutes of data
+making, then about 10 minutes for the finder and 40 for the reader. The reader's strays are found by the
+finder in ``vision/dice/models``: train the finder first and put it there.
 
 The reader's confidence threshold (``vision/dice/pips.py``) is chosen on the wrong faces of three
 fifths of the train split that its networks never saw: the shipped reader's on fold 0, and those of
@@ -53,8 +63,8 @@ with a wider view, not only more examples.
 
 Training is a developer's tool and needs PyTorch, which the project does not depend on: make
 a virtual environment outside the project (``python3 -m venv`` in a folder of your choice),
-install ``torch==2.13.0 numpy opencv-python-headless onnx`` into it with its pip, and run this
-script with that environment's python from the project root.
+install ``tools/train-requirements.txt`` into it with its pip (``-r``), and run this script with that
+environment's python from the project root.
 """
 
 from __future__ import annotations
