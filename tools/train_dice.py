@@ -23,41 +23,39 @@ is also shown, as no die, whatever the shipped finder (``vision/dice/models/find
 those photos where no label names a die.
 
 Every random choice comes from a fixed seed, so in one training environment (the versions of
-``tools/train-requirements.txt``) with the same ``--threads`` a run writes the same file byte for byte:
-checked for issue 13 on 2026-12-07, two finder runs (``--only finder --threads 1``, at this script and at
-commit 7e1e734) wrote one identical file. Another thread count or another torch build orders the
-floating-point sums otherwise, and over the epochs that grows into another network of like quality, not a
-near copy (``--threads 2``: the finder's outputs differ by up to 1.4). ``tools/same_networks.py DIR``
-tells whether networks trained into ``DIR`` answer as the shipped ones do. The shipped files are not
-reproduced today: they were trained in an earlier environment, the finder at commit 7e1e734 and the
-reader at a0df9a1 (with ``READER_PX`` 48 and ``--reader-epochs 12``), and the same commands run again here
-give networks that differ (finder outputs by up to 1.7; reader probabilities by up to 0.65, 4 of the 308
-calibration dice of fold 0 read as another class). Today's script also adds, for the reader, the label fixes
-and the strays (``_strays``). Shipping networks that the script reproduces means training both again and
-measuring every dice figure again (issue 13's notes). Times on one busy core: about 4 minutes of data
-making, then about 10 minutes for the finder and 40 for the reader. The reader's strays are found by the
-finder in ``vision/dice/models``: train the finder first and put it there.
+``tools/train-requirements.txt``) with the same ``--threads`` a run writes the same file byte for byte. The shipped
+networks are this script's, made so: the finder with ``--only finder --threads 1``, put into ``vision/dice/models``
+(the reader's strays come from the finder there), then the reader with ``--only reader --threads 1`` (fold 0 kept
+out). Checked for issue 13 on 2026-12-07: each of them trained twice here wrote one identical file (``cmp``), and
+``tools/same_networks.py DIR`` tells whether networks trained into ``DIR`` answer as the shipped ones do. Another
+thread count or another torch build orders the floating-point sums otherwise, and over the epochs that grows into
+another network of like quality, not a near copy (``--threads 2``: the finder's outputs differ by up to 1.4; the
+networks shipped before these, trained in an earlier environment, differ from them by up to 1.7 in the finder's
+outputs and 0.55 in the reader's probabilities). Times on one busy core: about 4 minutes of data making, then
+about 10 minutes for the finder and 40 for the reader.
 
 The reader's confidence threshold (``vision/dice/pips.py``) is chosen on the wrong faces of three
 fifths of the train split that its networks never saw: the shipped reader's on fold 0, and those of
-readers trained with ``--fold 1 --only reader --out DIR1`` and ``--fold 2 ... --out DIR2`` on folds 1
+readers trained with ``--fold 1 --only reader --threads 1 --out DIR1`` and ``--fold 2 ... --out DIR2`` on folds 1
 and 2 (copy the shipped ``finder.onnx`` into each folder, then ``bench/dice_bench.py --calibrate --fold
-0 1 2 --models vision/dice/models DIR1 DIR2``; each reader took 37-41 minutes on one core, two at once on
-two cores). One fifth is about 300 dice, where one die is 0.3%. Readers for folds 3 and 4, trained the same way
-(35-37 minutes), complete the train split: over all five fifths the rule picks 0.64 (see ``vision/dice/pips.py``).
+0 1 2 --models vision/dice/models DIR1 DIR2``; each reader took 49-52 minutes here, two at once on
+two cores). One fifth is about 300 dice, where one die is 0.3%. (For the networks shipped before these, readers
+for folds 3 and 4 completed the train split: over all five fifths the rule picked 0.64 where three gave 0.58; not
+trained for these.)
 
 ``--seed`` trains the networks from other first weights and another order of the same data; ``--average``
 then writes one reader file that reads as several together (the log of their mean probabilities, one
-network run). Readers from two seeds slip on different dice, but the pairs tried for issue 13 did not
+network run). Readers from two seeds slip on different dice, but the pairs tried for issue 13 (beside the
+networks shipped before these) did not
 earn their doubled time: on both folds' calibration photos (616 dice) one retrained reader read 579 right
 and 3 wrong, two seeds together 583 right and 2 wrong, short of the rule set before the run (at most
 1 wrong, as the shipped reader), so the companion ships one reader.
 
 ``--close-ups N`` adds N rendered close-ups (one to three dice of 40-90 pixels in the finder's
 320 x 240 view) for tables where the camera hangs low. A finder trained with 300 of them marked more
-large dice (rendered picture dice of 75 pixels: 11 of 60 marked, against none by the shipped finder)
+large dice (rendered picture dice of 75 pixels: 11 of 60 marked, against none by the finder shipped then)
 but read the real photos worse (3 wrong faces on fold 0's calibration photos against 1, and taught
-real dice 57 of 67 right against 63 of 66), so the shipped finder has none. Dice above about
+real dice 57 of 67 right against 63 of 66), so the shipped finders have none. Dice above about
 70 pixels exceed what the finder's layers see at once (about 79 pixels): large dice need a finder
 with a wider view, not only more examples.
 

@@ -54,7 +54,8 @@ FARTHER = 0.5  # the farther look sees the picture at this share of the first lo
 LARGE = 2.0  # a farther look's mark at least this many FINDER_DIE_PX wide in the first look is a die too large for
 # it. At 1.5 (TOO_LARGE) real dice of the usual size in the small crops of bench/dice_bench.py's taught rows were marked
 # again, larger, and read otherwise (single dice: a wrong face more of 417; held-out looks: 7 fewer right of 1019 and a
-# wrong face more); at 2 none is: every real photo reads as it did
+# wrong face more); at 2 none is: every real photo reads as it did (measured with the networks before their
+# retraining for issue 13)
 TOO_SMALL = 0.9  # dice smaller than this many FINDER_DIE_PX in the finder's first look are looked at again
 NEAR_REACH = 48  # the closer look sees this many of its pixels around each die: a die's mark depends on no farther pixel
 WHOLE_PICTURE = 0.6  # windows covering more than this share of the picture: the closer look sees all of it
