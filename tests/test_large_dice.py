@@ -211,3 +211,16 @@ def test_the_taught_size_follows_the_cameras_picture_when_its_working_width_chan
     assert right == dice
     unsized = FaceTemplates(samples=kept.samples, dice=kept.dice, sides=kept.sides)  # the size taken as it is
     assert doubled(unsized)[1] < dice / 2
+
+
+def test_the_small_dice_bench_reads_its_trays_with_each_closer_look_side_by_side(capsys):
+    import small_dice_bench
+
+    trays = small_dice_bench.scenes((1800, 1000), (8, 12), 3, seed=9000)
+    scale = net.first_look_scale((1000, 1800))
+    # dice 8-12 px wide in the finder's first look: their boxes, turned and a side face in view, up to 1.6 times that
+    assert trays and all(8 <= d.box[2] * scale <= 1.6 * 12.5 for t in trays for d in t.dice)
+    small_dice_bench.compare(1, 9000)
+    rows = [line for line in capsys.readouterr().out.splitlines() if "all pictures" in line]
+    assert len(rows) == 3 * len(small_dice_bench.CHOICES)  # each choice, for each size of dice
+    assert net.FAR_TINY == small_dice_bench.CHOICES[0][1]  # the shipped choice put back

@@ -134,7 +134,7 @@ def _near_middle(die: Candidate, point) -> bool:
 def _single_die_read(image: np.ndarray, die_px: float | None) -> tuple[Candidate, np.ndarray | None, float]:
     """:func:`single_die_read` looking as the finder does for ``die_px``, with how sure its mark was (0: found by
     its outline)."""
-    spots = distinct(net.find(image, min_score=0.2, die_px=die_px))
+    spots = distinct(net.find(image, min_score=0.2, die_px=die_px, several=False))
     if die_px is None and spots and spots[0].score >= MIN_SCORE:
         # A teaching photo is often a close-up, its die larger than the finder knows dice best,
         # and its box for such a die falls short: look again with the die at the finder's size.
