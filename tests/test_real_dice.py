@@ -29,15 +29,15 @@ from tools import dice_photos  # noqa: E402
 from vision.dice import PipReader  # noqa: E402
 
 # Measured on the test split, read once with these networks (retrained for issue 13 so that tools/train_dice.py
-# reproduces them) at the threshold the calibration rule chose (pips.UNSURE, 0.70, on three fifths of the train
-# split): 306 of 308 found (99.4%), 290 read right (94.2%), 4 wrong faces (1.3%), 4 false dice. The issue's 95%
-# right is missed by 3 dice; its wrong-face target (at most 1%, 3 dice) by one. Two of the four are dice labelled
-# with another face than the photo shows: an audit by eye of all 308 dice, made without any reader's output
-# (bench/data/nell-byler-test-audit.csv), found those two and no other clear label error. With them corrected:
-# 292 right (94.8%), 2 wrong (0.65%). The networks before (not reproducible) read 294 right, 4 wrong (296 and 2
-# audited) at 0.58.
-FOUND, RIGHT, WRONG, FALSE = 0.97, 0.94, 0.015, 0.02
-AUDITED_RIGHT, AUDITED_WRONG = 0.94, 0.01
+# reproduces them), the finder's closer look at the whole picture (vision.dice.net.FAR_TINY), and the threshold the
+# calibration rule chose with it (pips.UNSURE, 0.58, on three fifths of the train split): 306 of 308 found (99.4%),
+# 294 read right (95.5%), 4 wrong faces (1.3%), 3 false dice. The issue's 95% right is met; its wrong-face target (at
+# most 1%, 3 dice) is missed by one. Two of the four are dice labelled with another face than the photo shows: an
+# audit by eye of all 308 dice, made without any reader's output (bench/data/nell-byler-test-audit.csv), found those
+# two and no other clear label error. With them corrected: 296 right (96.1%), 2 wrong (0.65%). The same networks with
+# the closer look only around the dice first marked, at 0.70, read 290 right and 4 wrong (292 and 2 audited).
+FOUND, RIGHT, WRONG, FALSE = 0.97, 0.95, 0.015, 0.02
+AUDITED_RIGHT, AUDITED_WRONG = 0.95, 0.01
 # Taught dice: measured 62 of 63 read right (98.4%), none wrong; the issue asks for 98% and at most 0.5%. One choice
 # of teaching photos is luck: over six choices 380 of 403 are read right (94.3%), 1 wrong (the next test). 63 dice,
 # not 72: teaching refuses some photos (a rival die in the crop: the other dice painted over leave marks the finder
@@ -106,7 +106,8 @@ def test_real_pip_photos_train_split(dice_data):
     if os.environ.get("COMPANION_LONG") != "1":
         pytest.skip("the train split runs with COMPANION_LONG=1")
     ours = real(dice_data, PipReader(), "calibrate")  # the train split's photos the networks never saw
-    assert ours["right"] / ours["dice"] >= 0.92, ours  # measured 92.5% (fold 0; the networks before: 94.8%)
+    assert ours["right"] / ours["dice"] >= 0.94, ours  # measured 95.5% (fold 0; the closer look only around the
+    # dice first marked, at 0.70: 92.5%)
     assert ours["false"] <= FALSE * ours["dice"], ours
 
 

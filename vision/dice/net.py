@@ -56,16 +56,17 @@ LARGE = 2.0  # a farther look's mark at least this many FINDER_DIE_PX wide in th
 # again, larger, and read otherwise (single dice: a wrong face more of 417; held-out looks: 7 fewer right of 1019 and a
 # wrong face more); at 2 none is: every real photo reads as it did (measured with the networks before their
 # retraining for issue 13)
-FAR_TINY = 0.8  # in a far first look (a picture over twice FINDER_SIZE), a mark smaller than this many FINDER_DIE_PX
-# says dice there may be too small for it: rendered pip dice 8-11 px wide in it are missed one time in five (12-15 px:
-# none), and its boxes of them run up to 1.7 times too large, so that a box cannot tell them from dice of 14 px. Its
-# closer look then sees the whole picture, not only around the dice it marked (bench/small_dice_bench.py, pictures of
-# 900 to 2304 px: of 696 dice 8-12 px wide in the first look, 11 missed before and none now, 96.8% read right against
-# 95.3%, none wrong either way, 35 ms a picture against 19; 12-16 px: 2 more right, 24 ms against 16; 16-24 px: one
-# fewer right, as fast). At 0.7, 4 of those 696 stay missed; at 0.9, one more read right for 51 ms a picture and a
-# wrong face among the dice of 12-16 px. Pictures of 640 px (the real photos, a 640 x 480 tray) have no far first look
-# and read as before, though there too dice 10 px wide in the first look are now and then missed: a change for them
-# would be measured on the real photos
+FAR_TINY = 0.8  # in a first look at half scale or farther (a picture of 640 px or more), a mark smaller than this
+# many FINDER_DIE_PX says dice there may be too small for it: rendered pip dice 8-11 px wide in it are missed one time
+# in five (12-15 px: none), and its boxes of them run up to 1.7 times too large, so that a box cannot tell them from
+# dice of 14 px. Its closer look then sees the whole picture, not only around the dice it marked. The real photos
+# (640 px; 199 of the train split's 200 have such a mark): over three fifths of the train split, each read by a reader
+# that never saw it, 842 of 879 right and 3 wrong at the threshold the rule then picks (pips.UNSURE), against 826 and
+# 4 (bench/dice_bench.py --calibrate --fold 0 1 2). Renders (bench/small_dice_bench.py, pictures of 900 to 2304 px): of
+# 696 dice 8-12 px wide in the first look, 11 missed before and none now, 96.8% read right against 95.3%, none wrong
+# either way, 35 ms a picture against 19; 12-16 px: 2 more right, 24 ms against 16; 16-24 px: one fewer right, as
+# fast. At 0.7, 4 of those 696 stay missed; at 0.9, one more read right for 51 ms a picture and a wrong face among the
+# dice of 12-16 px. A 640 x 480 tray reads as fast as before (bench/dice_bench.py --timing: 9.0 ms, 8.6 before)
 TOO_SMALL = 0.9  # dice smaller than this many FINDER_DIE_PX in the finder's first look are looked at again
 NEAR_REACH = 48  # the closer look sees this many of its pixels around each die: a die's mark depends on no farther pixel
 WHOLE_PICTURE = 0.6  # windows covering more than this share of the picture: the closer look sees all of it
@@ -213,9 +214,10 @@ def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = 
     none seen it looks twice as close, up to CLOSEST. Where the dice it marks are clearly
     smaller than it knows them best (a far camera, small dice), its boxes run large and
     touching small dice merge, so it looks again (twice at most) with the dice brought to their usual size
-    in its view (never enlarging the picture itself), around the dice it saw (:func:`_find_near`); in a far
-    first look that marked tiny dice (FAR_TINY), at the whole picture, since others as small may have gone unseen;
-    not where the picture shows one die (``several`` False: a teaching photo, where the tiny mark is a speck of it).
+    in its view (never enlarging the picture itself), around the dice it saw (:func:`_find_near`); in a first
+    look at half scale or farther that marked tiny dice (FAR_TINY), at the whole picture, since others as small
+    may have gone unseen; not where the picture shows one die (``several`` False: a teaching photo, where the
+    tiny mark is a speck of it).
     Most of the real train split's photos, and plain trays of dice under about 48 pixels in
     640, get that closer look (bench/dice_bench.py measures both).
     """
@@ -231,7 +233,7 @@ def find(image: np.ndarray, min_score: float = MIN_PEAK, die_px: float | None = 
             break
         sides = [s.side for s in spots]
         side = float(np.median(sides))
-        tiny = several and scale < CLOSEST and min(sides) * scale < FAR_TINY * FINDER_DIE_PX
+        tiny = several and scale <= CLOSEST and min(sides) * scale < FAR_TINY * FINDER_DIE_PX
         if side * scale >= TOO_SMALL * FINDER_DIE_PX and not tiny:
             break
         die_px = max(side * SMALL_BOX_RUNS_LARGE, FINDER_DIE_PX)
